@@ -1,0 +1,1 @@
+"""The nvdev harness: set-up, builds, boot, run and trace tools."""

@@ -1,0 +1,414 @@
+"""Set-up and builds: Debian packages, QEMU with the device laid in, the
+guest kernel, the initramfs, the C tools and the board VBIOS images.
+
+Everything is built in the cache (paths.CACHE), keyed so that a second
+run rebuilds only what changed.
+"""
+import glob
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from . import initramfs, paths
+
+PACKAGES = [
+    # C tools and QEMU
+    'build-essential', 'ninja-build', 'meson', 'pkg-config', 'dpkg-dev',
+    'libglib2.0-dev', 'libpixman-1-dev', 'zlib1g-dev', 'libpng-dev',
+    'libfdt-dev',
+    # guest kernel
+    'linux-source-6.1', 'flex', 'bison', 'bc', 'libelf-dev', 'libssl-dev',
+    'xz-utils', 'cpio',
+    # guest userland and firmware
+    'busybox-static', 'libdrm-tests', 'seabios', 'qemu-system-data',
+    # tests
+    'python3-pytest',
+]
+
+QEMU_CONFIGURE = [
+    '--target-list=x86_64-softmmu', '--without-default-features',
+    '--enable-tcg', '--enable-png', '--disable-docs', '--disable-werror',
+    '--with-git-submodules=ignore',
+    '--firmwarepath=/usr/share/qemu:/usr/share/seabios',
+]
+
+KERNEL_FRAGMENT = paths.repo('kernel', 'nvdev.config')
+KERNEL_TARBALL = '/usr/src/linux-source-6.1.tar.xz'
+
+
+def step(msg):
+    print(f'==> {msg}', file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    kw.setdefault('check', True)
+    return subprocess.run(cmd, **kw)
+
+
+def run_logged(cmd, log, label, cwd=None, env=None):
+    """Run a long command with its output in @log, printing progress."""
+    start = time.monotonic()
+    with open(log, 'w') as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                cwd=cwd, env=env)
+        done = threading.Event()
+
+        def progress():
+            while not done.wait(30):
+                with open(log, 'rb') as f:
+                    lines = f.read().count(b'\n')
+                print(f'    {label}: {int(time.monotonic() - start)} s, '
+                      f'{lines} lines of output', file=sys.stderr, flush=True)
+        t = threading.Thread(target=progress, daemon=True)
+        t.start()
+        rc = proc.wait()
+        done.set()
+    if rc:
+        with open(log, errors='replace') as f:
+            tail = f.readlines()[-30:]
+        sys.stderr.write(''.join(tail))
+        raise SystemExit(f'nvdev: {label} failed (exit {rc}); full log: {log}')
+    step(f'{label} done in {time.monotonic() - start:.0f} s')
+
+
+# ---- Debian packages ------------------------------------------------------
+
+def missing_packages():
+    return [p for p in PACKAGES if not paths.dpkg_version(p)]
+
+
+_apt_updated = False
+
+
+def apt_update():
+    global _apt_updated
+    if not _apt_updated:
+        step('apt-get update')
+        run(['apt-get', 'update', '-q'], stdout=subprocess.DEVNULL)
+        _apt_updated = True
+        paths.dpkg_version.cache_clear()
+
+
+def ensure_packages():
+    missing = missing_packages()
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        raise SystemExit('nvdev: these Debian packages are missing and '
+                         'installing them needs root: ' + ' '.join(missing))
+    apt_update()
+    step('apt-get install ' + ' '.join(missing))
+    run(['apt-get', 'install', '-y', '-q', '--no-install-recommends'] + missing,
+        env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'),
+        stdout=subprocess.DEVNULL)
+    paths.dpkg_version.cache_clear()
+
+
+def deb_src_entries():
+    """deb-src stanzas mirroring the machine's own deb entries."""
+    stanzas = []
+    for path in glob.glob('/etc/apt/sources.list.d/*.sources'):
+        with open(path) as f:
+            for block in f.read().split('\n\n'):
+                fields = {}
+                for line in block.splitlines():
+                    if ':' in line and not line.startswith((' ', '#')):
+                        k, v = line.split(':', 1)
+                        fields[k.strip()] = v.strip()
+                if fields.get('Types', '').split() == ['deb'] and \
+                        'debian' in fields.get('URIs', ''):
+                    fields['Types'] = 'deb-src'
+                    stanzas.append('\n'.join(f'{k}: {v}' for k, v in fields.items()))
+    lines = []
+    for path in ['/etc/apt/sources.list'] + glob.glob('/etc/apt/sources.list.d/*.list'):
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    if line.startswith('deb ') and 'debian' in line:
+                        lines.append('deb-src ' + line[4:].strip())
+    return stanzas, lines
+
+
+def ensure_deb_src():
+    if run(['apt-cache', 'showsrc', 'qemu'], capture_output=True,
+           check=False).stdout.strip():
+        return
+    stanzas, lines = deb_src_entries()
+    if stanzas:
+        with open('/etc/apt/sources.list.d/nvdev-src.sources', 'w') as f:
+            f.write('\n\n'.join(stanzas) + '\n')
+    if lines:
+        with open('/etc/apt/sources.list.d/nvdev-src.list', 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+    if not stanzas and not lines:
+        raise SystemExit('nvdev: no Debian deb entries to mirror as deb-src')
+    global _apt_updated
+    _apt_updated = False
+    apt_update()
+
+
+# ---- QEMU -----------------------------------------------------------------
+
+def qemu_source_version():
+    out = run(['apt-get', 'source', '--print-uris', 'qemu'],
+              capture_output=True, text=True).stdout
+    m = re.search(r"qemu_([^' ]+)\.dsc", out)
+    if not m:
+        raise SystemExit('nvdev: cannot tell the version of Debian\'s qemu '
+                         'source package')
+    return m.group(1)
+
+
+def qemu_dir():
+    """The cache directory of the QEMU source version in use."""
+    versions = sorted(glob.glob(paths.cache('qemu', '*', 'src', 'VERSION')))
+    if versions:
+        return os.path.dirname(os.path.dirname(versions[-1]))
+    return None
+
+
+def ensure_qemu_source():
+    d = qemu_dir()
+    if d:
+        return d
+    ensure_deb_src()
+    ver = qemu_source_version()
+    d = paths.cache('qemu', ver)
+    step(f'fetching Debian qemu {ver} source')
+    tmp = tempfile.mkdtemp(dir=paths.cache())
+    run(['apt-get', 'source', '-q', 'qemu'], cwd=tmp, stdout=subprocess.DEVNULL)
+    srcs = [p for p in glob.glob(os.path.join(tmp, 'qemu-*')) if os.path.isdir(p)]
+    if len(srcs) != 1:
+        raise SystemExit(f'nvdev: apt-get source qemu gave {srcs}')
+    os.makedirs(d, exist_ok=True)
+    os.rename(srcs[0], os.path.join(d, 'src'))
+    shutil.rmtree(tmp)
+    return d
+
+
+def _sync_file(src, dst):
+    """Copy only if different, so ninja sees only real changes."""
+    with open(src, 'rb') as f:
+        data = f.read()
+    if os.path.exists(dst):
+        with open(dst, 'rb') as f:
+            if f.read() == data:
+                return False
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    with open(dst, 'wb') as f:
+        f.write(data)
+    return True
+
+
+def device_files():
+    """(repo file, path inside hw/display/nvdev) for everything laid in."""
+    files = []
+    for name in sorted(os.listdir(paths.repo('qemu-nvdev'))):
+        p = paths.repo('qemu-nvdev', name)
+        if os.path.isfile(p):
+            files.append((p, name))
+    for name in ('nvbios.h', 'parse.c', 'script.c'):
+        files.append((paths.repo('vbios', name), os.path.join('vbios', name)))
+    files.append((paths.repo('regdb', 'nv.regdb'), 'nv.regdb'))
+    return files
+
+
+def _patch_once(path, marker, text, after=None):
+    with open(path) as f:
+        content = f.read()
+    if marker in content:
+        return
+    if after:
+        content = content.replace(after, after + text, 1)
+    else:
+        content += text
+    with open(path, 'w') as f:
+        f.write(content)
+
+
+def lay_device(src):
+    """Lay qemu-nvdev/ into QEMU's tree as hw/display/nvdev."""
+    dest = os.path.join(src, 'hw', 'display', 'nvdev')
+    wanted = set()
+    for repo_file, rel in device_files():
+        _sync_file(repo_file, os.path.join(dest, rel))
+        wanted.add(rel)
+    for root, _, names in os.walk(dest):
+        for n in names:
+            rel = os.path.relpath(os.path.join(root, n), dest)
+            if rel not in wanted:
+                os.unlink(os.path.join(root, n))
+    _patch_once(os.path.join(src, 'hw', 'display', 'meson.build'),
+                "subdir('nvdev')", "\nsubdir('nvdev')\n")
+    _patch_once(os.path.join(src, 'hw', 'display', 'Kconfig'),
+                'nvdev/Kconfig', '\nsource nvdev/Kconfig\n')
+    _patch_once(os.path.join(src, 'meson.build'), "'hw/display/nvdev'",
+                "\n  'hw/display/nvdev',", after="  'hw/display',")
+
+
+def build_qemu():
+    d = ensure_qemu_source()
+    src = os.path.join(d, 'src')
+    build = os.path.join(d, 'build')
+    stamp = os.path.join(build, '.nvdev-configure')
+    want = '\n'.join(QEMU_CONFIGURE) + '\n'
+    lay_device(src)
+    have = open(stamp).read() if os.path.exists(stamp) else None
+    if have != want or not os.path.exists(os.path.join(build, 'build.ninja')):
+        step('configuring QEMU')
+        shutil.rmtree(build, ignore_errors=True)
+        os.makedirs(build)
+        run_logged([os.path.join(src, 'configure')] + QEMU_CONFIGURE,
+                   os.path.join(build, 'configure.log'), 'QEMU configure',
+                   cwd=build)
+        with open(stamp, 'w') as f:
+            f.write(want)
+    step('building qemu-system-x86_64')
+    run_logged(['ninja', 'qemu-system-x86_64'], os.path.join(build, 'ninja.log'),
+               'QEMU build', cwd=build)
+    return os.path.join(build, 'qemu-system-x86_64')
+
+
+def qemu_python_path():
+    d = qemu_dir()
+    return os.path.join(d, 'src', 'python') if d else None
+
+
+# ---- guest kernel ---------------------------------------------------------
+
+def kernel_version():
+    v = paths.dpkg_version('linux-source-6.1')
+    if not v:
+        raise SystemExit('nvdev: linux-source-6.1 is not installed (nvdev setup)')
+    return v
+
+
+def kernel_build_dir():
+    """Keyed by the kernel package version and the config fragment."""
+    ver = kernel_version()
+    with open(KERNEL_FRAGMENT, 'rb') as f:
+        key = hashlib.sha256(ver.encode() + b'\n' + f.read()).hexdigest()[:12]
+    return paths.cache('linux', ver, 'build-' + key)
+
+
+def ensure_kernel_source():
+    src = paths.cache('linux', kernel_version(), 'src')
+    if not os.path.exists(os.path.join(src, 'Makefile')):
+        step(f'extracting {KERNEL_TARBALL}')
+        tmp = tempfile.mkdtemp(dir=paths.cache())
+        run(['tar', '-xf', KERNEL_TARBALL, '-C', tmp])
+        os.makedirs(os.path.dirname(src), exist_ok=True)
+        os.rename(os.path.join(tmp, 'linux-source-6.1'), src)
+        shutil.rmtree(tmp)
+    return src
+
+
+def check_fragment(config):
+    """Every line of the fragment must survive olddefconfig."""
+    with open(config) as f:
+        have = f.read().splitlines()
+    bad = []
+    with open(KERNEL_FRAGMENT) as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith('CONFIG_') and line not in have:
+                bad.append(line)
+            m = re.match(r'# (CONFIG_\w+) is not set', line)
+            if m and any(h.startswith(m.group(1) + '=') for h in have):
+                bad.append(line)
+    if bad:
+        raise SystemExit('nvdev: kernel config fragment lines did not take '
+                         'effect (missing dependencies?): ' + ', '.join(bad))
+
+
+def kernel_outputs():
+    b = kernel_build_dir()
+    return os.path.join(b, 'arch', 'x86', 'boot', 'bzImage'), os.path.join(b, 'modroot')
+
+
+def build_kernel():
+    src = ensure_kernel_source()
+    b = kernel_build_dir()
+    stamp = os.path.join(b, '.nvdev-built')
+    if os.path.exists(stamp):
+        return kernel_outputs()
+    os.makedirs(b, exist_ok=True)
+    if not os.path.exists(os.path.join(b, '.config')):
+        step('configuring the guest kernel (allnoconfig + kernel/nvdev.config)')
+        run(['make', '-C', src, f'O={b}', 'allnoconfig'], stdout=subprocess.DEVNULL)
+        run([os.path.join(src, 'scripts', 'kconfig', 'merge_config.sh'), '-m',
+             '-O', b, os.path.join(b, '.config'), KERNEL_FRAGMENT],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        run(['make', '-C', src, f'O={b}', 'olddefconfig'], stdout=subprocess.DEVNULL)
+    check_fragment(os.path.join(b, '.config'))
+    step('building the guest kernel and modules')
+    jobs = str(os.cpu_count() or 2)
+    run_logged(['make', '-C', src, f'O={b}', f'-j{jobs}', 'bzImage', 'modules'],
+               os.path.join(b, 'make.log'), 'kernel build')
+    modroot = os.path.join(b, 'modroot')
+    shutil.rmtree(modroot, ignore_errors=True)
+    run(['make', '-C', src, f'O={b}', f'INSTALL_MOD_PATH={modroot}',
+         'INSTALL_MOD_STRIP=1', 'modules_install'], stdout=subprocess.DEVNULL)
+    with open(stamp, 'w') as f:
+        f.write('ok\n')
+    return kernel_outputs()
+
+
+# ---- C tools and VBIOS images --------------------------------------------
+
+def tools_dir():
+    return paths.cache('tools')
+
+
+def build_tools():
+    b = tools_dir()
+    if not os.path.exists(os.path.join(b, 'build.ninja')):
+        step('configuring the C tools (meson)')
+        run(['meson', 'setup', b, paths.REPO], stdout=subprocess.DEVNULL)
+    run(['ninja', '-C', b], stdout=subprocess.DEVNULL)
+    return b
+
+
+def board_ini(board):
+    p = os.path.join(paths.BOARDS_DIR, board + '.ini')
+    if not os.path.exists(p):
+        raise SystemExit(f'nvdev: no board {board!r}; boards: '
+                         + ', '.join(paths.boards()))
+    return p
+
+
+def build_rom(board):
+    tools = build_tools()
+    rom = paths.cache('roms', f'{board}.rom')
+    os.makedirs(os.path.dirname(rom), exist_ok=True)
+    run([os.path.join(tools, 'nvbios'), 'build', board_ini(board), '-o', rom])
+    return rom
+
+
+# ---- everything -----------------------------------------------------------
+
+def setup(force=False):
+    start = time.monotonic()
+    ensure_packages()
+    build_tools()
+    qemu = build_qemu()
+    kernel, modroot = build_kernel()
+    initrd = initramfs.build(modroot)
+    step(f'setup complete in {time.monotonic() - start:.0f} s')
+    return qemu, kernel, initrd
+
+
+def ensure_built():
+    """What `run` needs, building only what is missing or changed."""
+    if missing_packages():
+        ensure_packages()
+    qemu = build_qemu()
+    kernel, modroot = build_kernel()
+    initrd = initramfs.build(modroot)
+    return qemu, kernel, initrd

@@ -1,0 +1,110 @@
+"""The guest's initramfs: busybox, the init script, the kernel modules and
+modetest with its libraries, written as a deterministic newc cpio."""
+import os
+import shutil
+import stat
+import subprocess
+
+from . import paths
+
+INIT = paths.repo('harness', 'guest', 'init')
+BUSYBOX = '/bin/busybox'
+MODETEST = '/usr/bin/modetest'
+
+
+class Cpio:
+    """Minimal newc writer with fixed metadata, so builds are reproducible."""
+
+    def __init__(self, f):
+        self.f = f
+        self.ino = 1
+        self.seen = set()
+
+    def _entry(self, name, mode, data=b''):
+        hdr = '070701' + ''.join(f'{v:08x}' for v in (
+            self.ino, mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0,
+            len(name) + 1, 0))
+        self.ino += 1
+        out = hdr.encode() + name.encode() + b'\0'
+        out += b'\0' * (-len(out) % 4)
+        out += data + b'\0' * (-len(data) % 4)
+        self.f.write(out)
+
+    def dir(self, name):
+        parts = name.strip('/').split('/')
+        for i in range(1, len(parts) + 1):
+            d = '/'.join(parts[:i])
+            if d not in self.seen:
+                self.seen.add(d)
+                self._entry(d, stat.S_IFDIR | 0o755)
+
+    def file(self, name, data, mode=0o644):
+        name = name.strip('/')
+        self.dir(os.path.dirname(name)) if '/' in name else None
+        self._entry(name, stat.S_IFREG | mode, data)
+
+    def symlink(self, name, target):
+        name = name.strip('/')
+        self.dir(os.path.dirname(name)) if '/' in name else None
+        self._entry(name, stat.S_IFLNK | 0o777, target.encode())
+
+    def trailer(self):
+        self._entry('TRAILER!!!', 0)
+
+
+def shared_libs(binary):
+    """The libraries (and the loader) a dynamic binary needs, via ldd."""
+    out = subprocess.run(['ldd', binary], capture_output=True, text=True,
+                         check=True).stdout
+    libs = []
+    for line in out.splitlines():
+        parts = line.split()
+        if '=>' in parts and parts[parts.index('=>') + 1].startswith('/'):
+            libs.append(parts[parts.index('=>') + 1])
+        elif parts and parts[0].startswith('/'):
+            libs.append(parts[0])
+    return libs
+
+
+def _read(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def build(modroot):
+    inputs = [INIT, BUSYBOX, os.path.join(modroot, '..', '.nvdev-built'), __file__]
+    if os.path.exists(MODETEST):
+        inputs.append(MODETEST)
+    out = paths.cache('initramfs', f'initramfs-{paths.digest(*inputs)}.cpio')
+    if os.path.exists(out):
+        return out
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    tmp = out + '.tmp'
+    with open(tmp, 'wb') as f:
+        c = Cpio(f)
+        for d in ('dev', 'proc', 'sys', 'tmp', 'bin', 'sbin', 'etc', 'lib'):
+            c.dir(d)
+        c.file('init', _read(INIT), 0o755)
+        c.file('bin/busybox', _read(BUSYBOX), 0o755)
+        c.symlink('bin/sh', 'busybox')
+        if os.path.exists(MODETEST):
+            c.file('bin/modetest', _read(MODETEST), 0o755)
+            for lib in shared_libs(MODETEST):
+                c.file(lib, _read(os.path.realpath(lib)), 0o755)
+        for root, dirs, files in os.walk(modroot):
+            dirs.sort()
+            rel = os.path.relpath(root, modroot)
+            if rel != '.':
+                c.dir(rel)
+            for name in sorted(files):
+                p = os.path.join(root, name)
+                if os.path.islink(p):
+                    continue        # build/source links point at the host
+                c.file(os.path.join(rel, name), _read(p))
+        c.trailer()
+    os.rename(tmp, out)
+    return out
+
+
+def clean():
+    shutil.rmtree(paths.cache('initramfs'), ignore_errors=True)

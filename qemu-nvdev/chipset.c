@@ -1,0 +1,36 @@
+/*
+ * nvdev: the chipsets, as data.  The VBIOS's PCI device ID selects one;
+ * BOOT_0 and the units present follow from it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "nvdev.h"
+
+#define PFB04 NV_CAP_PFB_NV04
+#define PFB10 NV_CAP_PFB_NV10
+#define HEADS NV_CAP_TWO_HEADS
+#define XTAL27 NV_CAP_CRYSTAL_27
+
+static const NVChipset nv_chipsets[] = {
+    /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM */
+    { "NV04", 0x04, NV_04, 0x20004000, 0x0020, 0x0020, PFB04,                  16 },
+    { "NV05", 0x05, NV_04, 0x20104000, 0x0028, 0x002f, PFB04,                  32 },
+    { "NV10", 0x10, NV_10, 0x010000a1, 0x0100, 0x0103, PFB10,                  32 },
+    { "NV11", 0x11, NV_11, 0x011000a1, 0x0110, 0x0113, PFB10 | HEADS,          32 },
+    { "NV15", 0x15, NV_10, 0x015000a1, 0x0150, 0x0153, PFB10,                  32 },
+    { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27, 64 },
+    { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27, 64 },
+    { "NV34", 0x34, NV_30, 0x034000a1, 0x0320, 0x032f, PFB10 | HEADS | XTAL27, 128 },
+};
+
+const NVChipset *nv_chipset_by_pci_id(uint16_t id)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(nv_chipsets); i++) {
+        if (id >= nv_chipsets[i].pci_id_first &&
+            id <= nv_chipsets[i].pci_id_last) {
+            return &nv_chipsets[i];
+        }
+    }
+    return NULL;
+}

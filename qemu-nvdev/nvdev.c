@@ -1,0 +1,491 @@
+/*
+ * nvdev: a virtual NVIDIA GPU of the NV04..NV4x generation.
+ *
+ * The PCI device: realize from a VBIOS image, the BAR0 unit table, the
+ * register trace, interrupt aggregation and migration state.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "migration/vmstate.h"
+#include "sysemu/sysemu.h"
+#include "ui/console.h"
+#include "nvdev.h"
+#include "trace.h"
+
+/*
+ * The BAR0 map.  Units absent on a chipset (needs_caps) are not mapped;
+ * their range falls through to the "unassigned" region like any hole.
+ */
+static const NVUnit *const nv_units[] = {
+    &nv_unit_pmc,
+    &nv_unit_pbus,
+    &nv_unit_ptimer,
+    &nv_unit_prmvio,
+    &nv_unit_pfb,
+    &nv_unit_pextdev,
+    &nv_unit_prom,
+    &nv_unit_pcrtc[0],
+    &nv_unit_pcrtc[1],
+    &nv_unit_prmcio[0],
+    &nv_unit_prmcio[1],
+    &nv_unit_pramdac[0],
+    &nv_unit_pramdac[1],
+    &nv_unit_prmdio[0],
+    &nv_unit_prmdio[1],
+    &nv_unit_pramin,
+};
+
+/* ---- register trace ---------------------------------------------------- */
+
+void nvdev_trace_access(NVDevState *s, char dir, unsigned size,
+                        const char *space, uint32_t addr, uint64_t val,
+                        const char *unit, bool unimp)
+{
+    const NVRegName *reg;
+
+    if (!s->trace) {
+        return;
+    }
+    reg = strcmp(space, "mmio") ? NULL : nv_reg_lookup(addr);
+    fprintf(s->trace, "%" PRIu64 " %" PRId64 " %c %u %s 0x%06x 0x%0*" PRIx64
+            " %s %s%s\n", s->trace_seq++,
+            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), dir, size, space, addr,
+            (int)size * 2, val, unit, reg ? reg->name : "-",
+            unimp ? " unimp" : "");
+}
+
+static void nvdev_trace_close(Notifier *n, void *data)
+{
+    NVDevState *s = container_of(n, NVDevState, exit_notifier);
+
+    if (s->trace) {
+        fclose(s->trace);
+        s->trace = NULL;
+    }
+}
+
+/* ---- BAR0 dispatch ----------------------------------------------------- */
+
+static void log_unimp(const NVUnit *u, char dir, hwaddr addr, uint64_t val,
+                      unsigned size)
+{
+    qemu_log_mask(LOG_UNIMP, "nvdev: %s: unimplemented %s of %u bytes at "
+                  "0x%06" HWADDR_PRIx " (0x%" PRIx64 ")\n", u ? u->name : "BAR0",
+                  dir == 'R' ? "read" : "write", size,
+                  (u ? u->base : 0) + addr, val);
+}
+
+static uint64_t unit_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                          unsigned size, bool *unimp)
+{
+    uint64_t val;
+
+    if (u->dword && size < 4) {
+        unsigned shift = (addr & 3) * 8;
+        val = u->read(s, u, addr & ~3, 4, unimp);
+        return (val >> shift) & MAKE_64BIT_MASK(0, size * 8);
+    }
+    return u->read(s, u, addr, size, unimp);
+}
+
+static uint64_t nvdev_region_read(void *opaque, hwaddr addr, unsigned size)
+{
+    NVUnitRegion *r = opaque;
+    bool unimp = false;
+    uint64_t val = unit_read(r->s, r->unit, addr, size, &unimp);
+
+    if (unimp) {
+        log_unimp(r->unit, 'R', addr, 0, size);
+        val = 0;
+    }
+    trace_nvdev_mmio_read(r->unit->name, r->unit->base + addr, size, val);
+    nvdev_trace_access(r->s, 'R', size, "mmio", r->unit->base + addr, val,
+                       r->unit->name, unimp);
+    return val;
+}
+
+static void nvdev_region_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
+{
+    NVUnitRegion *r = opaque;
+    const NVUnit *u = r->unit;
+    bool unimp = false;
+
+    trace_nvdev_mmio_write(u->name, u->base + addr, size, val);
+    nvdev_trace_access(r->s, 'W', size, "mmio", u->base + addr, val, u->name,
+                       false);
+    if (u->dword && size < 4) {
+        /* merge a byte/word write into the dword register */
+        unsigned shift = (addr & 3) * 8;
+        uint64_t mask = MAKE_64BIT_MASK(shift, size * 8);
+        bool ignore = false;
+        uint64_t old = u->read(r->s, u, addr & ~3, 4, &ignore);
+        val = (old & ~mask) | ((val << shift) & mask);
+        addr &= ~3;
+        size = 4;
+    }
+    u->write(r->s, u, addr, val, size, &unimp);
+    if (unimp) {
+        log_unimp(u, 'W', addr, val, size);
+    }
+}
+
+static const MemoryRegionOps nvdev_region_ops = {
+    .read = nvdev_region_read,
+    .write = nvdev_region_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+static uint64_t nvdev_unassigned_read(void *opaque, hwaddr addr,
+                                      unsigned size)
+{
+    NVDevState *s = opaque;
+
+    log_unimp(NULL, 'R', addr, 0, size);
+    nvdev_trace_access(s, 'R', size, "mmio", addr, 0, "-", true);
+    return 0;
+}
+
+static void nvdev_unassigned_write(void *opaque, hwaddr addr, uint64_t val,
+                                   unsigned size)
+{
+    NVDevState *s = opaque;
+
+    log_unimp(NULL, 'W', addr, val, size);
+    nvdev_trace_access(s, 'W', size, "mmio", addr, val, "-", true);
+}
+
+static const MemoryRegionOps nvdev_unassigned_ops = {
+    .read = nvdev_unassigned_read,
+    .write = nvdev_unassigned_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+/* ---- plain registers, as the regdb declares them ------------------------ */
+
+uint64_t nv_plain_read(NVDevState *s, uint32_t *regs, const NVUnit *u,
+                       hwaddr addr, bool *unimp)
+{
+    const NVRegName *reg = nv_reg_lookup(u->base + addr);
+
+    if (!reg || !(reg->flags & NV_REG_RW) || addr >= 0x1000 || (addr & 3)) {
+        *unimp = true;
+        return 0;
+    }
+    return regs[addr >> 2];
+}
+
+void nv_plain_write(NVDevState *s, uint32_t *regs, const NVUnit *u,
+                    hwaddr addr, uint64_t val, bool *unimp)
+{
+    const NVRegName *reg = nv_reg_lookup(u->base + addr);
+
+    if (!reg || !(reg->flags & NV_REG_RW) || addr >= 0x1000 || (addr & 3)) {
+        *unimp = true;
+        return;
+    }
+    regs[addr >> 2] = val;
+}
+
+/* ---- PCI config mirror and interrupts ---------------------------------- */
+
+uint32_t nvdev_pci_config_read(NVDevState *s, uint32_t addr, unsigned size)
+{
+    return pci_default_read_config(PCI_DEVICE(s), addr, size);
+}
+
+void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
+                            unsigned size)
+{
+    pci_default_write_config(PCI_DEVICE(s), addr, val, size);
+}
+
+void nvdev_update_irq(NVDevState *s)
+{
+    uint32_t intr = nv_pmc_intr(s);
+    bool level = ((s->pmc_intr_en & 1) && (intr & 0x7fffffff)) ||
+                 ((s->pmc_intr_en & 2) && (intr & 0x80000000));
+
+    trace_nvdev_irq(intr, s->pmc_intr_en, level);
+    pci_set_irq(PCI_DEVICE(s), level);
+}
+
+/* ---- realize ----------------------------------------------------------- */
+
+static bool nvdev_load_vbios(NVDevState *s, Error **errp)
+{
+    g_autoptr(GError) err = NULL;
+    gchar *data;
+    gsize len;
+
+    if (!s->vbios_path) {
+        error_setg(errp, "nvdev: the vbios= property is required: the board "
+                   "is configured from its VBIOS image");
+        return false;
+    }
+    if (!g_file_get_contents(s->vbios_path, &data, &len, &err)) {
+        error_setg(errp, "nvdev: cannot read VBIOS: %s", err->message);
+        return false;
+    }
+    if (len > 1 * MiB) {
+        error_setg(errp, "nvdev: VBIOS %s is %zu bytes; a ROM is at most "
+                   "1 MiB", s->vbios_path, len);
+        g_free(data);
+        return false;
+    }
+    if (!nvbios_parse(&s->bios, (uint8_t *)data, len, &err)) {
+        error_setg(errp, "nvdev: VBIOS %s is invalid: %s", s->vbios_path,
+                   err->message);
+        g_free(data);
+        return false;
+    }
+    s->rom = (uint8_t *)data;
+    s->rom_size = len;
+
+    if (s->bios.vendor_id != PCI_VENDOR_ID_NVIDIA &&
+        s->bios.vendor_id != 0x12d2) {
+        error_setg(errp, "nvdev: VBIOS %s is for PCI vendor 0x%04x, not "
+                   "NVIDIA (0x10de) or SGS-Thomson/NVIDIA (0x12d2)",
+                   s->vbios_path, s->bios.vendor_id);
+        return false;
+    }
+    s->chip = nv_chipset_by_pci_id(s->bios.device_id);
+    if (!s->chip) {
+        error_setg(errp, "nvdev: VBIOS %s is for PCI device 0x%04x, which "
+                   "is not a chipset nvdev models", s->vbios_path,
+                   s->bios.device_id);
+        return false;
+    }
+    if (s->bios.has_board) {
+        s->strap = s->bios.board.strap;
+        s->vram_mb = s->bios.board.vram_mb;
+        s->ram_type = s->bios.board.ram_type;
+    } else {
+        s->strap = 0x00000040;          /* 14.318 MHz crystal */
+        s->vram_mb = s->chip->default_vram_mb;
+        s->ram_type = NVBIOS_RAM_SDRAM;
+    }
+    return true;
+}
+
+static void nvdev_map_units(NVDevState *s)
+{
+    memory_region_init_io(&s->bar0, OBJECT(s), &nvdev_unassigned_ops, s,
+                          "nvdev.bar0", NVDEV_BAR0_SIZE);
+    for (size_t i = 0; i < ARRAY_SIZE(nv_units); i++) {
+        const NVUnit *u = nv_units[i];
+        NVUnitRegion *r;
+
+        if ((s->chip->caps & u->needs_caps) != u->needs_caps) {
+            continue;
+        }
+        assert(s->n_regions < NV_MAX_UNITS);
+        r = &s->regions[s->n_regions++];
+        r->s = s;
+        r->unit = u;
+        memory_region_init_io(&r->mr, OBJECT(s), &nvdev_region_ops, r,
+                              u->name, u->size);
+        memory_region_add_subregion_overlap(&s->bar0, u->base, &r->mr, 1);
+    }
+}
+
+static void nvdev_realize(PCIDevice *pdev, Error **errp)
+{
+    NVDevState *s = NVDEV(pdev);
+    VGACommonState *vga = &s->vga;
+    Error *err = NULL;
+    uint32_t rom_bar_size;
+
+    if (!nvdev_load_vbios(s, errp)) {
+        return;
+    }
+
+    pci_set_word(pdev->config + PCI_VENDOR_ID, s->bios.vendor_id);
+    pci_set_word(pdev->config + PCI_DEVICE_ID, s->bios.device_id);
+    pci_set_byte(pdev->config + PCI_REVISION_ID, s->chip->boot0 & 0xff);
+    pci_config_set_class(pdev->config, PCI_CLASS_DISPLAY_VGA);
+    pci_set_byte(pdev->config + PCI_INTERRUPT_PIN, 1);
+    /* 0x50: ROM shadow control; bit 0 set = PROM window disabled */
+    pci_set_long(pdev->wmask + 0x50, 0x00000001);
+
+    vga->vram_size_mb = s->vram_mb;
+    if (!vga_common_init(vga, OBJECT(s), errp)) {
+        return;
+    }
+    vga_init(vga, OBJECT(s), pci_address_space(pdev),
+             pci_address_space_io(pdev), false);
+    /* vga_init adds Bochs VBE ports, which an NVIDIA card does not have */
+    portio_list_del(&vga->vbe_port_list);
+    vga->con = graphic_console_init(DEVICE(s), 0, vga->hw_ops, vga);
+
+    memory_region_init_io(&s->vga_ports, OBJECT(s), &nv_vga_legacy_ops, s,
+                          "nvdev.vga-ports", 0x30);
+    memory_region_add_subregion(pci_address_space_io(pdev), 0x3b0,
+                                &s->vga_ports);
+
+    nvdev_map_units(s);
+    pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->bar0);
+    pci_register_bar(pdev, 1, PCI_BASE_ADDRESS_MEM_PREFETCH, &vga->vram);
+
+    rom_bar_size = pow2ceil(s->rom_size);
+    memory_region_init_rom(&s->rom_bar, OBJECT(s), "nvdev.rom",
+                           rom_bar_size, &err);
+    if (err) {
+        error_propagate(errp, err);
+        return;
+    }
+    memset(memory_region_get_ram_ptr(&s->rom_bar), 0xff, rom_bar_size);
+    memcpy(memory_region_get_ram_ptr(&s->rom_bar), s->rom, s->rom_size);
+    pci_register_bar(pdev, PCI_ROM_SLOT, 0, &s->rom_bar);
+
+    nv_ptimer_init(s);
+    nv_pcrtc_init(s);
+
+    if (s->trace_path) {
+        s->trace = fopen(s->trace_path, "w");
+        if (!s->trace) {
+            error_setg_errno(errp, errno, "nvdev: cannot write trace file %s",
+                             s->trace_path);
+            return;
+        }
+        setvbuf(s->trace, NULL, _IOFBF, 1 * MiB);
+        fprintf(s->trace, "# nvdev-trace 1 chipset=%s boot0=0x%08x "
+                "vram_mb=%u pci=%04x:%04x\n", s->chip->name, s->chip->boot0,
+                s->vram_mb, s->bios.vendor_id, s->bios.device_id);
+        s->exit_notifier.notify = nvdev_trace_close;
+        qemu_add_exit_notifier(&s->exit_notifier);
+    }
+}
+
+static void nvdev_exit(PCIDevice *pdev)
+{
+    NVDevState *s = NVDEV(pdev);
+
+    if (s->trace) {
+        qemu_remove_exit_notifier(&s->exit_notifier);
+        nvdev_trace_close(&s->exit_notifier, NULL);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (s->vblank_timer[i]) {
+            timer_free(s->vblank_timer[i]);
+        }
+    }
+    if (s->ptimer_alarm) {
+        timer_free(s->ptimer_alarm);
+    }
+    g_free(s->rom);
+}
+
+static void nvdev_reset(DeviceState *dev)
+{
+    NVDevState *s = NVDEV(dev);
+
+    s->pmc_intr_sw = 0;
+    s->pmc_intr_en = 0;
+    s->pmc_enable = 0;
+    s->pmc_boot1 = 0;
+    s->pbus_intr = 0;
+    s->pbus_intr_en = 0;
+    memset(s->pbus_regs, 0, sizeof(s->pbus_regs));
+    pci_set_long(PCI_DEVICE(s)->config + 0x50, 0x00000001);
+    nv_pramdac_reset(s);        /* before PTIMER: NVPLL clocks it */
+    nv_ptimer_reset(s);
+    nv_pfb_reset(s);
+    nv_pcrtc_reset(s);
+    nv_vga_reset(s);
+    nvdev_update_irq(s);
+}
+
+static int nvdev_post_load(void *opaque, int version_id)
+{
+    nvdev_update_irq(opaque);
+    return 0;
+}
+
+static const VMStateDescription vmstate_nvdev = {
+    .name = "nvdev",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = nvdev_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_PCI_DEVICE(parent_obj, NVDevState),
+        VMSTATE_STRUCT(vga, NVDevState, 0, vmstate_vga_common,
+                       VGACommonState),
+        VMSTATE_UINT32(pmc_intr_sw, NVDevState),
+        VMSTATE_UINT32(pmc_intr_en, NVDevState),
+        VMSTATE_UINT32(pmc_enable, NVDevState),
+        VMSTATE_UINT32(pmc_boot1, NVDevState),
+        VMSTATE_UINT32(pbus_intr, NVDevState),
+        VMSTATE_UINT32(pbus_intr_en, NVDevState),
+        VMSTATE_UINT32_ARRAY(pbus_regs, NVDevState, NV_PLAIN_WORDS),
+        VMSTATE_UINT32_ARRAY(pfb_regs, NVDevState, NV_PLAIN_WORDS),
+        VMSTATE_UINT32_2DARRAY(pramdac_regs, NVDevState, 2, NV_PLAIN_WORDS),
+        VMSTATE_UINT32_2DARRAY(pcrtc_regs, NVDevState, 2, NV_PLAIN_WORDS),
+        VMSTATE_UINT32_ARRAY(pcrtc_intr, NVDevState, 2),
+        VMSTATE_UINT32_ARRAY(pcrtc_intr_en, NVDevState, 2),
+        VMSTATE_TIMER_PTR_ARRAY(vblank_timer, NVDevState, 2),
+        VMSTATE_UINT8_ARRAY(crb, NVDevState, 256),
+        VMSTATE_UINT8(crb_index, NVDevState),
+        VMSTATE_BOOL_ARRAY(ext_unlocked, NVDevState, 2),
+        VMSTATE_UINT32(ptimer_num, NVDevState),
+        VMSTATE_UINT32(ptimer_den, NVDevState),
+        VMSTATE_UINT64(ptimer_base_time, NVDevState),
+        VMSTATE_INT64(ptimer_base_ns, NVDevState),
+        VMSTATE_UINT32(ptimer_alarm0, NVDevState),
+        VMSTATE_UINT32(ptimer_intr, NVDevState),
+        VMSTATE_UINT32(ptimer_intr_en, NVDevState),
+        VMSTATE_TIMER_PTR(ptimer_alarm, NVDevState),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static Property nvdev_properties[] = {
+    DEFINE_PROP_STRING("vbios", NVDevState, vbios_path),
+    DEFINE_PROP_STRING("trace", NVDevState, trace_path),
+    DEFINE_PROP_END_OF_LIST(),
+};
+
+static void nvdev_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    PCIDeviceClass *k = PCI_DEVICE_CLASS(klass);
+
+    k->realize = nvdev_realize;
+    k->exit = nvdev_exit;
+    k->vendor_id = PCI_VENDOR_ID_NVIDIA;
+    k->device_id = 0;
+    k->class_id = PCI_CLASS_DISPLAY_VGA;
+    dc->desc = "NVIDIA NV04..NV4x GPU (configured from its VBIOS)";
+    dc->hotpluggable = false;
+    dc->reset = nvdev_reset;
+    dc->vmsd = &vmstate_nvdev;
+    device_class_set_props(dc, nvdev_properties);
+    set_bit(DEVICE_CATEGORY_DISPLAY, dc->categories);
+}
+
+static const TypeInfo nvdev_info = {
+    .name = TYPE_NVDEV,
+    .parent = TYPE_PCI_DEVICE,
+    .instance_size = sizeof(NVDevState),
+    .class_init = nvdev_class_init,
+    .interfaces = (InterfaceInfo[]) {
+        { INTERFACE_CONVENTIONAL_PCI_DEVICE },
+        { },
+    },
+};
+
+static void nvdev_register_types(void)
+{
+    type_register_static(&nvdev_info);
+}
+
+type_init(nvdev_register_types)

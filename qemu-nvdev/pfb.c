@@ -1,0 +1,63 @@
+/*
+ * nvdev PFB (0x100000): memory interface.  What nouveau reads to size VRAM:
+ * NV04/NV05 from the PFB_BOOT_0 straps (fb/ramnv04.c), NV10..NV3x from
+ * 0x10020c with the type in CFG0 bit 0 (fb/ramnv10.c).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "nvdev.h"
+
+#define NV04_PFB_BOOT_0     0x000
+#define NV04_PFB_CFG0       0x200
+#define NV10_PFB_FIFO_DATA  0x20c   /* RAM amount, bytes */
+
+static uint32_t nv04_boot0(NVDevState *s)
+{
+    uint32_t b;
+
+    switch (s->vram_mb) {
+    case 4:  b = 1; break;
+    case 8:  b = 2; break;
+    case 16: b = 3; break;
+    default: b = 0; break;          /* 32 MiB */
+    }
+    /* bits 5:3 > 2 select SDRAM, <= 2 SGRAM */
+    return b | (s->ram_type == NVBIOS_RAM_SGRAM ? 0x00 : 0x20);
+}
+
+void nv_pfb_reset(NVDevState *s)
+{
+    memset(s->pfb_regs, 0, sizeof(s->pfb_regs));
+    if (s->chip->caps & NV_CAP_PFB_NV10) {
+        s->pfb_regs[NV04_PFB_CFG0 >> 2] =
+            s->ram_type == NVBIOS_RAM_DDR1 ? 0x00000001 : 0;
+    }
+}
+
+static uint64_t nv_pfb_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                            unsigned size, bool *unimp)
+{
+    if ((s->chip->caps & NV_CAP_PFB_NV04) && addr == NV04_PFB_BOOT_0) {
+        return nv04_boot0(s);
+    }
+    if ((s->chip->caps & NV_CAP_PFB_NV10) && addr == NV10_PFB_FIFO_DATA) {
+        return (uint64_t)s->vram_mb << 20;
+    }
+    return nv_plain_read(s, s->pfb_regs, u, addr, unimp);
+}
+
+static void nv_pfb_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                         uint64_t val, unsigned size, bool *unimp)
+{
+    if (addr == NV04_PFB_BOOT_0 || addr == NV10_PFB_FIFO_DATA) {
+        *unimp = true;              /* straps: read-only here */
+        return;
+    }
+    nv_plain_write(s, s->pfb_regs, u, addr, val, unimp);
+}
+
+const NVUnit nv_unit_pfb = {
+    .name = "PFB", .base = 0x100000, .size = 0x1000, .dword = true,
+    .read = nv_pfb_read, .write = nv_pfb_write,
+};

@@ -1,0 +1,94 @@
+/*
+ * nvdev PMC (0x000000): identification, the interrupt summary and engine
+ * enables.  nv_pmc_intr() is the one place that folds the units' pending
+ * interrupts together.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "nvdev.h"
+
+#define NV_PMC_BOOT_0       0x000
+#define NV_PMC_BOOT_1       0x004
+#define NV_PMC_INTR_0       0x100
+#define NV_PMC_INTR_EN_0    0x140
+#define NV_PMC_ENABLE       0x200
+
+#define NV_PMC_INTR_PTIMER  (1u << 20)
+#define NV_PMC_INTR_CRTC0   (1u << 24)
+#define NV_PMC_INTR_CRTC1   (1u << 25)
+#define NV_PMC_INTR_PBUS    (1u << 28)
+#define NV_PMC_INTR_SOFTWARE (1u << 31)
+
+uint32_t nv_pmc_intr(NVDevState *s)
+{
+    uint32_t intr = s->pmc_intr_sw;
+
+    if (s->ptimer_intr & s->ptimer_intr_en) {
+        intr |= NV_PMC_INTR_PTIMER;
+    }
+    if (s->pcrtc_intr[0] & s->pcrtc_intr_en[0]) {
+        intr |= NV_PMC_INTR_CRTC0;
+    }
+    if (s->pcrtc_intr[1] & s->pcrtc_intr_en[1]) {
+        intr |= NV_PMC_INTR_CRTC1;
+    }
+    if (s->pbus_intr & s->pbus_intr_en) {
+        intr |= NV_PMC_INTR_PBUS;
+    }
+    return intr;
+}
+
+static uint64_t nv_pmc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                            unsigned size, bool *unimp)
+{
+    switch (addr) {
+    case NV_PMC_BOOT_0:
+        return s->chip->boot0;
+    case NV_PMC_BOOT_1:
+        return s->pmc_boot1;
+    case NV_PMC_INTR_0:
+        return nv_pmc_intr(s);
+    case NV_PMC_INTR_EN_0:
+        return s->pmc_intr_en;
+    case NV_PMC_ENABLE:
+        return s->pmc_enable;
+    default:
+        *unimp = true;
+        return 0;
+    }
+}
+
+static void nv_pmc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                         uint64_t val, unsigned size, bool *unimp)
+{
+    switch (addr) {
+    case NV_PMC_BOOT_1:
+        /* Endian switch: the model is little-endian only, as x86 hosts. */
+        if (val & 0x01000001) {
+            qemu_log_mask(LOG_UNIMP, "nvdev: PMC: big-endian MMIO mode "
+                          "requested (BOOT_1 = 0x%08" PRIx64 ")\n", val);
+        }
+        break;
+    case NV_PMC_INTR_0:
+        s->pmc_intr_sw = val & NV_PMC_INTR_SOFTWARE;
+        nvdev_update_irq(s);
+        break;
+    case NV_PMC_INTR_EN_0:
+        s->pmc_intr_en = val & 3;
+        nvdev_update_irq(s);
+        break;
+    case NV_PMC_ENABLE:
+        s->pmc_enable = val;
+        break;
+    default:
+        *unimp = true;
+        break;
+    }
+}
+
+const NVUnit nv_unit_pmc = {
+    .name = "PMC", .base = 0x000000, .size = 0x1000, .dword = true,
+    .read = nv_pmc_read, .write = nv_pmc_write,
+};

@@ -1,0 +1,290 @@
+/*
+ * nvdev VGA: the legacy ports and their BAR0 windows PRMVIO (0x0c0000:
+ * sequencer, graphics, misc), PRMCIO (0x601000 / 0x603000: CRTC,
+ * attribute, status) and PRMDIO (0x681000 / 0x683000: palette DAC), plus
+ * the NV extended CRTC registers.
+ *
+ * QEMU's VGA core holds head A's standard state (and renders it); head B
+ * has a CRTC register file of its own.  CR1F unlocks the extended
+ * registers (0x57) or locks them (0x99); CR44 selects which head the
+ * legacy ports and PRMVIO reach.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "nvdev.h"
+
+#define VGA_CR_LAST_STD     0x18
+#define NV_CIO_SR_LOCK      0x1f
+#define NV_CIO_CRE_OWNER    0x44
+#define NV_CIO_SR_UNLOCK_RW 0x57
+#define NV_CIO_SR_LOCK_VAL  0x99
+
+static uint8_t *cr_file(NVDevState *s, int head)
+{
+    return head ? s->crb : s->vga.cr;
+}
+
+static uint8_t *cr_index(NVDevState *s, int head)
+{
+    return head ? &s->crb_index : &s->vga.cr_index;
+}
+
+/*
+ * I2C sense registers: with nothing on the bus the pulled-up lines read
+ * back what the drive register releases.  (DDC and the CH7006 sit behind
+ * these in the display work.)
+ */
+static uint8_t nv_i2c_sense(uint8_t drive)
+{
+    return ((drive & 0x20) ? 0x04 : 0) | ((drive & 0x10) ? 0x08 : 0);
+}
+
+static uint8_t nv_crtc_read(NVDevState *s, int head)
+{
+    uint8_t *cr = cr_file(s, head);
+    uint8_t idx = *cr_index(s, head);
+
+    if (idx == NV_CIO_SR_LOCK) {
+        return s->ext_unlocked[head] ? 0x03 : 0x00;
+    }
+    if (idx > VGA_CR_LAST_STD && !s->ext_unlocked[head]) {
+        return 0x00;
+    }
+    switch (idx) {
+    case 0x3e:
+        return nv_i2c_sense(cr[0x3f]);
+    case 0x36:
+        return nv_i2c_sense(cr[0x37]);
+    default:
+        return cr[idx];
+    }
+}
+
+static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
+{
+    uint8_t *cr = cr_file(s, head);
+    uint8_t idx = *cr_index(s, head);
+
+    if (idx == NV_CIO_SR_LOCK) {
+        if (val == NV_CIO_SR_UNLOCK_RW) {
+            s->ext_unlocked[head] = true;
+        } else if (val == NV_CIO_SR_LOCK_VAL) {
+            s->ext_unlocked[head] = false;
+        }
+        return;
+    }
+    if (idx > VGA_CR_LAST_STD) {
+        if (s->ext_unlocked[head]) {
+            cr[idx] = val;
+        }
+        return;
+    }
+    /* standard registers: CR11 bit 7 protects CR00..CR07 but CR07 bit 4 */
+    if ((cr[0x11] & 0x80) && idx <= 0x07) {
+        if (idx == 0x07) {
+            cr[0x07] = (cr[0x07] & ~0x10) | (val & 0x10);
+        }
+        return;
+    }
+    cr[idx] = val;
+    if (!head) {
+        s->vga.update_retrace_info(&s->vga);
+    }
+}
+
+static int owner_head(NVDevState *s)
+{
+    return (s->chip->caps & NV_CAP_TWO_HEADS) &&
+           s->vga.cr[NV_CIO_CRE_OWNER] == 3;
+}
+
+uint8_t nv_vga_port_read(NVDevState *s, int head, uint16_t port)
+{
+    switch (port) {
+    case 0x3b4:
+    case 0x3d4:
+        return *cr_index(s, head);
+    case 0x3b5:
+    case 0x3d5:
+        return nv_crtc_read(s, head);
+    case 0x3ba:
+    case 0x3da:
+        /* ST01 also resets the attribute flip-flop */
+        s->vga.ar_flip_flop = 0;
+        s->vga.st01 = s->vga.retrace(&s->vga);
+        return s->vga.st01;
+    default:
+        return vga_ioport_read(&s->vga, port);
+    }
+}
+
+void nv_vga_port_write(NVDevState *s, int head, uint16_t port, uint8_t val)
+{
+    switch (port) {
+    case 0x3b4:
+    case 0x3d4:
+        *cr_index(s, head) = val;
+        break;
+    case 0x3b5:
+    case 0x3d5:
+        nv_crtc_write(s, head, val);
+        break;
+    default:
+        vga_ioport_write(&s->vga, port, val);
+        break;
+    }
+}
+
+void nv_vga_reset(NVDevState *s)
+{
+    memset(s->crb, 0, sizeof(s->crb));
+    s->crb_index = 0;
+    s->ext_unlocked[0] = s->ext_unlocked[1] = false;
+}
+
+/* ---- BAR0 windows ------------------------------------------------------ */
+
+static bool prmvio_port(hwaddr addr)
+{
+    return addr == 0x3c2 || addr == 0x3c3 || addr == 0x3c4 || addr == 0x3c5 ||
+           addr == 0x3cc || addr == 0x3ce || addr == 0x3cf;
+}
+
+static bool prmcio_port(hwaddr addr)
+{
+    return addr == 0x3c0 || addr == 0x3c1 || addr == 0x3c2 ||
+           addr == 0x3d4 || addr == 0x3d5 || addr == 0x3da ||
+           addr == 0x3b4 || addr == 0x3b5 || addr == 0x3ba;
+}
+
+static bool prmdio_port(hwaddr addr)
+{
+    return addr >= 0x3c6 && addr <= 0x3c9;
+}
+
+static uint64_t nv_prmvio_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                               unsigned size, bool *unimp)
+{
+    if (size != 1 || !prmvio_port(addr)) {
+        *unimp = true;
+        return 0;
+    }
+    return nv_vga_port_read(s, owner_head(s), addr);
+}
+
+static void nv_prmvio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                            uint64_t val, unsigned size, bool *unimp)
+{
+    if (size != 1 || !prmvio_port(addr)) {
+        *unimp = true;
+        return;
+    }
+    nv_vga_port_write(s, owner_head(s), addr, val);
+}
+
+static uint64_t nv_prmcio_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                               unsigned size, bool *unimp)
+{
+    if (size != 1 || !prmcio_port(addr)) {
+        *unimp = true;
+        return 0;
+    }
+    return nv_vga_port_read(s, u->instance, addr);
+}
+
+static void nv_prmcio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                            uint64_t val, unsigned size, bool *unimp)
+{
+    if (size != 1 || !prmcio_port(addr)) {
+        *unimp = true;
+        return;
+    }
+    nv_vga_port_write(s, u->instance, addr, val);
+}
+
+static uint64_t nv_prmdio_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                               unsigned size, bool *unimp)
+{
+    /* head B's palette is not modelled yet */
+    if (size != 1 || !prmdio_port(addr) || u->instance) {
+        *unimp = true;
+        return 0;
+    }
+    return nv_vga_port_read(s, 0, addr);
+}
+
+static void nv_prmdio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                            uint64_t val, unsigned size, bool *unimp)
+{
+    if (size != 1 || !prmdio_port(addr) || u->instance) {
+        *unimp = true;
+        return;
+    }
+    nv_vga_port_write(s, 0, addr, val);
+}
+
+const NVUnit nv_unit_prmvio = {
+    .name = "PRMVIO", .base = 0x0c0000, .size = 0x1000,
+    .read = nv_prmvio_read, .write = nv_prmvio_write,
+};
+
+const NVUnit nv_unit_prmcio[2] = {
+    { .name = "PRMCIO0", .base = 0x601000, .size = 0x1000, .instance = 0,
+      .read = nv_prmcio_read, .write = nv_prmcio_write },
+    { .name = "PRMCIO1", .base = 0x603000, .size = 0x1000, .instance = 1,
+      .needs_caps = NV_CAP_TWO_HEADS,
+      .read = nv_prmcio_read, .write = nv_prmcio_write },
+};
+
+const NVUnit nv_unit_prmdio[2] = {
+    { .name = "PRMDIO0", .base = 0x681000, .size = 0x1000, .instance = 0,
+      .read = nv_prmdio_read, .write = nv_prmdio_write },
+    { .name = "PRMDIO1", .base = 0x683000, .size = 0x1000, .instance = 1,
+      .needs_caps = NV_CAP_TWO_HEADS,
+      .read = nv_prmdio_read, .write = nv_prmdio_write },
+};
+
+/* ---- legacy I/O ports 0x3b0..0x3df ------------------------------------- */
+
+static bool legacy_port_valid(NVDevState *s, uint16_t port)
+{
+    bool color = s->vga.msr & 0x01;
+
+    return !((color && port >= 0x3b0 && port <= 0x3bf) ||
+             (!color && port >= 0x3d0 && port <= 0x3df));
+}
+
+static uint64_t nv_vga_legacy_read(void *opaque, hwaddr addr, unsigned size)
+{
+    NVDevState *s = opaque;
+    uint16_t port = 0x3b0 + addr;
+    uint8_t val = 0xff;
+
+    if (legacy_port_valid(s, port)) {
+        val = nv_vga_port_read(s, owner_head(s), port);
+    }
+    nvdev_trace_access(s, 'R', 1, "io", port, val, "VGA", false);
+    return val;
+}
+
+static void nv_vga_legacy_write(void *opaque, hwaddr addr, uint64_t val,
+                                unsigned size)
+{
+    NVDevState *s = opaque;
+    uint16_t port = 0x3b0 + addr;
+
+    nvdev_trace_access(s, 'W', 1, "io", port, val, "VGA", false);
+    if (legacy_port_valid(s, port)) {
+        nv_vga_port_write(s, owner_head(s), port, val);
+    }
+}
+
+const MemoryRegionOps nv_vga_legacy_ops = {
+    .read = nv_vga_legacy_read,
+    .write = nv_vga_legacy_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 2 },
+    .impl = { .min_access_size = 1, .max_access_size = 1 },
+};

@@ -1,0 +1,211 @@
+/*
+ * nvdev PTIMER (0x009000): the 64-bit nanosecond counter every nvkm wait
+ * depends on, and its alarm interrupt.
+ *
+ * The counter is clocked from NVCLK (the core PLL, PRAMDAC NVPLL_COEFF at
+ * the board's crystal).  Each tick adds 32 to TIME, and ticks come at
+ * NVCLK * DENOMINATOR / NUMERATOR, so a driver that knows NVCLK programs
+ * NUMERATOR = NVCLK and DENOMINATOR = 31.25 MHz to count nanoseconds.
+ * Time is QEMU_CLOCK_VIRTUAL, so with -icount the counter is deterministic.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/host-utils.h"
+#include "qemu/log.h"
+#include "nvdev.h"
+
+#define NV_PTIMER_INTR_0        0x100
+#define NV_PTIMER_INTR_EN_0     0x140
+#define NV_PTIMER_NUMERATOR     0x200
+#define NV_PTIMER_DENOMINATOR   0x210
+#define NV_PTIMER_TIME_0        0x400
+#define NV_PTIMER_TIME_1        0x410
+#define NV_PTIMER_ALARM_0       0x420
+
+#define NV_PTIMER_INTR_ALARM    1u
+
+static uint32_t crystal_khz(NVDevState *s)
+{
+    uint32_t mask = (s->chip->caps & NV_CAP_CRYSTAL_27) ? 0x00400040 : 0x40;
+
+    switch (s->strap & mask) {
+    case 0x00000000: return 13500;
+    case 0x00000040: return 14318;
+    case 0x00400000: return 27000;
+    default:         return 25000;
+    }
+}
+
+uint64_t nv_ptimer_nvclk_khz(NVDevState *s)
+{
+    uint32_t coef = s->pramdac_regs[0][0x500 >> 2];
+    uint32_t m = coef & 0xff, n = (coef >> 8) & 0xff, p = (coef >> 16) & 7;
+
+    if (!m) {
+        return 0;
+    }
+    return (uint64_t)crystal_khz(s) * n / m >> p;
+}
+
+/* TIME units per 10^6 ns: as a fraction mul / div. */
+static bool rate(NVDevState *s, uint64_t *mul, uint64_t *div)
+{
+    uint64_t nvclk = nv_ptimer_nvclk_khz(s);
+
+    if (!nvclk || !s->ptimer_num || !s->ptimer_den) {
+        return false;       /* no clock or a zero ratio: the counter stops */
+    }
+    *mul = nvclk * 32 * s->ptimer_den;
+    *div = (uint64_t)s->ptimer_num * 1000000;
+    return true;
+}
+
+static uint64_t nv_ptimer_time(NVDevState *s)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    uint64_t mul, div, lo, hi;
+
+    if (!rate(s, &mul, &div)) {
+        return s->ptimer_base_time;
+    }
+    mulu64(&lo, &hi, now - s->ptimer_base_ns, mul);
+    divu128(&lo, &hi, div);
+    return (s->ptimer_base_time + lo) & ~0x1full;
+}
+
+static void nv_ptimer_schedule_alarm(NVDevState *s)
+{
+    uint64_t mul, div, delta, lo, hi;
+    uint32_t now32;
+
+    if (!rate(s, &mul, &div)) {
+        timer_del(s->ptimer_alarm);
+        return;
+    }
+    now32 = nv_ptimer_time(s);
+    delta = (uint32_t)(s->ptimer_alarm0 - now32);
+    if (!delta) {
+        delta = 1ull << 32;
+    }
+    /* ns until TIME_0 reaches ALARM_0, rounded up */
+    mulu64(&lo, &hi, delta, div);
+    lo += mul - 1;
+    hi += lo < mul - 1;
+    divu128(&lo, &hi, mul);
+    timer_mod(s->ptimer_alarm, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + lo);
+}
+
+/* Call before anything the rate depends on (NUM, DEN, NVPLL) changes. */
+void nv_ptimer_rebase(NVDevState *s)
+{
+    s->ptimer_base_time = nv_ptimer_time(s);
+    s->ptimer_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+static void nv_ptimer_alarm_cb(void *opaque)
+{
+    NVDevState *s = opaque;
+
+    s->ptimer_intr |= NV_PTIMER_INTR_ALARM;
+    nvdev_update_irq(s);
+    nv_ptimer_schedule_alarm(s);
+}
+
+static uint64_t nv_ptimer_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                               unsigned size, bool *unimp)
+{
+    switch (addr) {
+    case NV_PTIMER_INTR_0:
+        return s->ptimer_intr;
+    case NV_PTIMER_INTR_EN_0:
+        return s->ptimer_intr_en;
+    case NV_PTIMER_NUMERATOR:
+        return s->ptimer_num;
+    case NV_PTIMER_DENOMINATOR:
+        return s->ptimer_den;
+    case NV_PTIMER_TIME_0:
+        return (uint32_t)nv_ptimer_time(s);
+    case NV_PTIMER_TIME_1:
+        return nv_ptimer_time(s) >> 32;
+    case NV_PTIMER_ALARM_0:
+        return s->ptimer_alarm0;
+    default:
+        *unimp = true;
+        return 0;
+    }
+}
+
+static void nv_ptimer_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                            uint64_t val, unsigned size, bool *unimp)
+{
+    uint64_t t;
+
+    switch (addr) {
+    case NV_PTIMER_INTR_0:
+        s->ptimer_intr &= ~val;
+        nvdev_update_irq(s);
+        break;
+    case NV_PTIMER_INTR_EN_0:
+        s->ptimer_intr_en = val & NV_PTIMER_INTR_ALARM;
+        nvdev_update_irq(s);
+        break;
+    case NV_PTIMER_NUMERATOR:
+    case NV_PTIMER_DENOMINATOR:
+        nv_ptimer_rebase(s);
+        if (addr == NV_PTIMER_NUMERATOR) {
+            s->ptimer_num = val & 0xffff;
+        } else {
+            s->ptimer_den = val & 0xffff;
+        }
+        if (!s->ptimer_num || !s->ptimer_den) {
+            qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PTIMER: ratio %u/%u "
+                          "stops the counter\n", s->ptimer_den,
+                          s->ptimer_num);
+        }
+        nv_ptimer_schedule_alarm(s);
+        break;
+    case NV_PTIMER_TIME_0:
+    case NV_PTIMER_TIME_1:
+        t = nv_ptimer_time(s);
+        if (addr == NV_PTIMER_TIME_0) {
+            t = (t & 0xffffffff00000000ull) | (val & 0xffffffe0);
+        } else {
+            t = (t & 0xffffffffull) | (val << 32);
+        }
+        s->ptimer_base_time = t;
+        s->ptimer_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        nv_ptimer_schedule_alarm(s);
+        break;
+    case NV_PTIMER_ALARM_0:
+        s->ptimer_alarm0 = val & 0xffffffe0;
+        nv_ptimer_schedule_alarm(s);
+        break;
+    default:
+        *unimp = true;
+        break;
+    }
+}
+
+void nv_ptimer_init(NVDevState *s)
+{
+    s->ptimer_alarm = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_ptimer_alarm_cb, s);
+}
+
+void nv_ptimer_reset(NVDevState *s)
+{
+    /* 1/1 at reset: the counter runs (fast) until a driver sets a ratio */
+    s->ptimer_num = 1;
+    s->ptimer_den = 1;
+    s->ptimer_base_time = 0;
+    s->ptimer_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    s->ptimer_alarm0 = 0xffffffe0;
+    s->ptimer_intr = 0;
+    s->ptimer_intr_en = 0;
+    nv_ptimer_schedule_alarm(s);
+}
+
+const NVUnit nv_unit_ptimer = {
+    .name = "PTIMER", .base = 0x009000, .size = 0x1000, .dword = true,
+    .read = nv_ptimer_read, .write = nv_ptimer_write,
+};
