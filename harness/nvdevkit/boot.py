@@ -1,0 +1,105 @@
+"""Boot a guest on a board: the QEMU command line, the run, its outputs."""
+import json
+import os
+import subprocess
+import time
+
+from . import build, paths
+
+# Virtual time: 2^4 ns per guest instruction, never sleeping, fixed RTC.
+ICOUNT = 'shift=4,sleep=off'
+RTC = 'base=2020-01-01T00:00:00,clock=vm'
+DEFAULT_TIMEOUT = 600
+
+
+class Boot:
+    """The result of one boot: where its files are, and what it reported."""
+
+    def __init__(self, outdir, board, driver, rc, elapsed):
+        self.outdir = outdir
+        self.board = board
+        self.driver = driver
+        self.rc = rc
+        self.elapsed = elapsed
+        self.serial_path = os.path.join(outdir, 'serial.log')
+        self.report_path = os.path.join(outdir, 'report.log')
+        self.trace_path = os.path.join(outdir, 'trace.txt')
+        self.qemu_log_path = os.path.join(outdir, 'qemu.log')
+        self.report = self._parse_report()
+
+    def _read(self, path):
+        if not os.path.exists(path):
+            return ''
+        with open(path, errors='replace') as f:
+            return f.read()
+
+    @property
+    def serial(self):
+        return self._read(self.serial_path)
+
+    @property
+    def qemu_log(self):
+        return self._read(self.qemu_log_path)
+
+    def _parse_report(self):
+        text = self._read(self.report_path)
+        begin = text.find('nvdev-report-begin')
+        end = text.find('nvdev-report-end')
+        if begin < 0 or end < 0:
+            return None
+        body = text[begin + len('nvdev-report-begin'):end]
+        return json.loads(body)
+
+    @property
+    def dmesg(self):
+        return self.report['dmesg'] if self.report else []
+
+
+def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
+                 memory=256, extra=()):
+    dev = f'nvdev,vbios={rom}'
+    if trace:
+        dev += f',trace={os.path.join(outdir, "trace.txt")}'
+    append = ('console=ttyS0 panic=-1 oops=panic loglevel=7 '
+              'nouveau.debug=bios=debug ' + cmdline).strip()
+    return [
+        qemu, '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
+        '-nodefaults', '-no-user-config', '-no-reboot',
+        '-machine', 'pc', '-accel', 'tcg', '-cpu', 'qemu64', '-m', str(memory),
+        '-icount', ICOUNT, '-rtc', RTC,
+        '-display', 'none', '-vga', 'none',
+        '-kernel', kernel, '-initrd', initrd, '-append', append,
+        '-chardev', f'file,id=con,path={os.path.join(outdir, "serial.log")}',
+        '-serial', 'chardev:con',
+        '-chardev', f'file,id=rep,path={os.path.join(outdir, "report.log")}',
+        '-serial', 'chardev:rep',
+        '-device', dev,
+        '-d', 'guest_errors,unimp', '-D', os.path.join(outdir, 'qemu.log'),
+    ] + list(extra)
+
+
+def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
+         outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None):
+    qemu, kernel, initrd = built or build.ensure_built()
+    rom = build.build_rom(board)
+    if outdir is None:
+        outdir = paths.cache('runs', f'{board}-{driver}-{time.strftime("%Y%m%d-%H%M%S")}')
+    os.makedirs(outdir, exist_ok=True)
+    for name in ('serial.log', 'report.log', 'trace.txt', 'qemu.log'):
+        if os.path.exists(os.path.join(outdir, name)):
+            os.unlink(os.path.join(outdir, name))
+    cmd = qemu_command(qemu, kernel, initrd, rom, outdir,
+                       f'nvdev.driver={driver} {cmdline}', trace)
+    with open(os.path.join(outdir, 'command'), 'w') as f:
+        f.write(' '.join(cmd) + '\n')
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=timeout)
+        rc = proc.returncode
+        if proc.stderr:
+            with open(os.path.join(outdir, 'qemu.stderr'), 'w') as f:
+                f.write(proc.stderr)
+    except subprocess.TimeoutExpired:
+        rc = 'timeout'
+    return Boot(outdir, board, driver, rc, time.monotonic() - start)

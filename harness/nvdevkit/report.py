@@ -1,0 +1,120 @@
+"""What a boot showed: facts read from the guest's report, for people
+(the `run` summary) and for tests."""
+import re
+
+DMESG_TS = re.compile(r'^\[\s*\d+\.\d+\]\s*')
+
+
+def lines(boot):
+    return [DMESG_TS.sub('', l) for l in boot.dmesg]
+
+
+def driver_lines(boot, driver='nouveau'):
+    return [l for l in lines(boot) if l.startswith(driver + ' ')]
+
+
+def chipset(boot):
+    for l in lines(boot):
+        m = re.search(r': NVIDIA (\S+) \(([0-9a-f]{8})\)', l)
+        if m:
+            return m.group(1), int(m.group(2), 16)
+    return None
+
+
+def vram(boot):
+    for l in lines(boot):
+        m = re.search(r' fb: (\d+) MiB (\S+)', l)
+        if m:
+            return int(m.group(1)), m.group(2)
+    return None
+
+
+def vbios(boot):
+    """Source nouveau took the VBIOS from, its score, and its version."""
+    scores, source, version, current = {}, None, None, None
+    for l in lines(boot):
+        m = re.search(r' bios: trying (\S+?)\.\.\.', l)
+        if m:
+            current = m.group(1)
+        m = re.search(r' bios: scored (\d+)', l)
+        if m and current:
+            scores[current] = int(m.group(1))
+        m = re.search(r' bios: using image from (\S+)', l)
+        if m:
+            source = m.group(1)
+        m = re.search(r' bios: version (\S+)', l)
+        if m:
+            version = m.group(1)
+    checksum_failed = any('checksum failed' in l for l in lines(boot))
+    return {'source': source, 'score': scores.get(source), 'version': version,
+            'checksum_ok': source is not None and scores.get(source) == 4
+            and not checksum_failed}
+
+
+def dcb(boot):
+    out = []
+    for l in lines(boot):
+        m = re.search(r'DCB outp (\d+): ([0-9a-f]{8}) ([0-9a-f]{8})', l)
+        if m:
+            out.append((int(m.group(1)), int(m.group(2), 16), int(m.group(3), 16)))
+    return out
+
+
+def connectors(boot):
+    if not boot.report:
+        return []
+    return [(c['name'], c['status'], c['modes']) for c in boot.report['drm']]
+
+
+def bound_driver(boot, vendor='0x10de'):
+    if not boot.report:
+        return None
+    for d in boot.report['pci']:
+        if d['vendor'] == vendor:
+            return d['driver']
+    return None
+
+
+def problems(boot):
+    """Kernel warnings, oopses and driver errors."""
+    kernel = re.compile(r'WARNING:|BUG:|Oops:|Call Trace|general protection')
+    driver = re.compile(r'\berror\b|failed|unable to|timeout|timed out', re.I)
+    return [l for l in lines(boot)
+            if not l.startswith(('Command line', 'Kernel command line'))
+            and (kernel.search(l) or driver.search(l))]
+
+
+def summary(boot):
+    out = [f'board      {boot.board}   driver {boot.driver}   '
+           f'(QEMU exit {boot.rc}, {boot.elapsed:.1f} s)']
+    if not boot.report:
+        out.append('no report from the guest: see the serial log')
+    else:
+        c = chipset(boot)
+        out.append('chipset    ' + (f'{c[0]} (BOOT_0 0x{c[1]:08x})' if c else 'not detected'))
+        v = vram(boot)
+        out.append('VRAM       ' + (f'{v[0]} MiB {v[1]}' if v else 'unknown'))
+        b = vbios(boot)
+        if b['source']:
+            out.append(f'VBIOS      from {b["source"]}, '
+                       f'{"valid checksum" if b["checksum_ok"] else "checksum NOT valid"}'
+                       f' (score {b["score"]}), version {b["version"]}')
+        else:
+            out.append('VBIOS      not found by the driver')
+        for idx, conn, conf in dcb(boot):
+            out.append(f'DCB {idx:02d}     {conn:08x} {conf:08x}')
+        conns = connectors(boot)
+        if conns:
+            for name, status, modes in conns:
+                out.append(f'connector  {name}: {status}, {len(modes)} modes')
+        else:
+            out.append('connector  none registered')
+        out.append(f'bound      {bound_driver(boot) or "no driver"}')
+        p = problems(boot)
+        out.append(f'problems   {len(p)} line(s) of warnings/errors in dmesg')
+        for l in p[:10]:
+            out.append('           ' + l)
+    out.append(f'trace      {boot.trace_path}')
+    out.append(f'serial     {boot.serial_path}')
+    out.append(f'qemu log   {boot.qemu_log_path}')
+    return '\n'.join(out)

@@ -1,0 +1,59 @@
+"""The register trace: parse, and summarise.
+
+Format (version 1), one record per line after a '#' header:
+    SEQ VTIME_NS DIR WIDTH SPACE ADDR VALUE UNIT NAME [unimp]
+DIR is R or W, SPACE mmio (BAR0 offset) or io (port), NAME '-' when the
+register has no name in regdb/nv.regdb.
+"""
+import collections
+
+
+class Access(collections.namedtuple('Access', 'seq time dir width space addr '
+                                              'value unit name unimp')):
+    __slots__ = ()
+
+
+def parse_line(line):
+    f = line.split()
+    return Access(int(f[0]), int(f[1]), f[2], int(f[3]), f[4], int(f[5], 16),
+                  int(f[6], 16), f[7], f[8], len(f) > 9 and f[9] == 'unimp')
+
+
+def read(path):
+    header = None
+    records = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#'):
+                header = header or line[1:].strip()
+            elif line.strip():
+                records.append(parse_line(line))
+    return header, records
+
+
+def stats(path):
+    header, records = read(path)
+    per_unit = collections.Counter()
+    unimp = collections.Counter()
+    for r in records:
+        per_unit[(r.unit, r.dir)] += 1
+        if r.unimp:
+            unimp[(r.unit, r.dir, r.space, r.addr, r.width)] += 1
+    return header, records, per_unit, unimp
+
+
+def format_stats(path):
+    header, records, per_unit, unimp = stats(path)
+    out = [f'{path}: {header}', f'{len(records)} accesses', '',
+           f'{"unit":<10} {"reads":>8} {"writes":>8}']
+    for unit in sorted({u for u, _ in per_unit}):
+        out.append(f'{unit:<10} {per_unit[(unit, "R")]:>8} {per_unit[(unit, "W")]:>8}')
+    out.append('')
+    if unimp:
+        out.append(f'unimplemented registers touched ({len(unimp)}):')
+        for (unit, d, space, addr, width), n in sorted(unimp.items(),
+                                                       key=lambda kv: kv[0][3]):
+            out.append(f'  {space} 0x{addr:06x} {unit:<9} {d}{width} x{n}')
+    else:
+        out.append('no unimplemented registers touched')
+    return '\n'.join(out)

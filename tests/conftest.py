@@ -1,0 +1,91 @@
+"""Fixtures: a test says which board and driver it wants; how QEMU is
+started is the harness's business."""
+import configparser
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'harness'))
+
+from nvdevkit import boot as nvboot  # noqa: E402
+from nvdevkit import build, paths  # noqa: E402
+from nvdevkit.qtest import NVDevQtest  # noqa: E402
+
+
+@pytest.fixture(scope='session')
+def built():
+    """QEMU, the guest kernel and the initramfs, built if missing."""
+    return build.ensure_built()
+
+
+@pytest.fixture(scope='session')
+def qemu(built):
+    return built[0]
+
+
+class Board:
+    """A board description and the VBIOS image built from it."""
+
+    def __init__(self, name):
+        self.name = name
+        self.ini = configparser.ConfigParser(interpolation=None)
+        self.ini.read(build.board_ini(name))
+        self.rom = build.build_rom(name)
+        tool = os.path.join(build.tools_dir(), 'nvbios')
+        self.vbios = json.loads(subprocess.run([tool, 'dump', self.rom, '--json'],
+                                               capture_output=True, text=True,
+                                               check=True).stdout)
+
+    def get(self, key, section='board'):
+        return self.ini.get(section, key)
+
+    def num(self, key, section='board'):
+        return int(self.get(key, section), 0)
+
+
+@pytest.fixture(scope='session')
+def board_info():
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = Board(name)
+        return cache[name]
+    return get
+
+
+@pytest.fixture(scope='session')
+def boot_board(built, tmp_path_factory):
+    """boot_board(board, driver='nouveau', cmdline='', fresh=False) -> Boot.
+
+    Boots are shared within the session unless fresh=True."""
+    cache = {}
+
+    def run(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='', fresh=False):
+        key = (board, driver, cmdline)
+        if fresh or key not in cache:
+            out = tmp_path_factory.mktemp(f'{board}-{driver}')
+            b = nvboot.boot(board=board, driver=driver, cmdline=cmdline,
+                            outdir=str(out), built=built)
+            assert b.report is not None, (
+                f'guest did not report (QEMU exit {b.rc}); serial log tail:\n'
+                + b.serial[-3000:])
+            if fresh:
+                return b
+            cache[key] = b
+        return cache[key]
+    return run
+
+
+@pytest.fixture
+def device(qemu, board_info, tmp_path):
+    """device(board, **props) -> NVDevQtest context manager (no guest)."""
+    def make(board=paths.DEFAULT_BOARD, trace=False, **props):
+        extra = ','.join(f'{k}={v}' for k, v in props.items())
+        if trace:
+            extra = ','.join(filter(None, [extra, f'trace={tmp_path / "trace.txt"}']))
+        return NVDevQtest(qemu, board_info(board).rom, extra)
+    return make

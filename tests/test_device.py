@@ -1,0 +1,66 @@
+"""Device basics over qtest: identification from the VBIOS, VRAM size,
+the PROM window and its enable bit, the PCI mirror, unimplemented
+registers flagged in the trace."""
+from nvdevkit import trace
+
+
+def test_identity_from_vbios(device, board_info):
+    b = board_info('nv11-ch7006')
+    with device() as d:
+        assert d.cfg_read(0x00) == b.num('device') << 16 | b.num('vendor')
+        assert d.cfg_read(0x08) >> 16 == 0x0300, 'class is not VGA'
+        assert d.rd32(0x000000) >> 20 == 0x011
+        assert d.rd32(0x000004) == 0, 'BOOT_1 must read 0 (little endian)'
+        assert d.rd32(0x101000) == b.num('strap')
+
+
+def test_vram_size_register(device, board_info):
+    with device() as d:
+        assert d.rd32(0x10020c) == board_info('nv11-ch7006').num('vram_mb') << 20
+
+
+def test_prom_needs_rom_shadow_cleared(device, board_info):
+    rom = open(board_info('nv11-ch7006').rom, 'rb').read()
+    with device() as d:
+        assert d.rd32(0x001850) & 1, 'ROM access must start disabled'
+        assert d.rd32(0x300000) == 0
+        d.wr32(0x001850, 0)
+        assert d.cfg_read(0x50) & 1 == 0, '0x1850 must mirror PCI config 0x50'
+        for off in (0, 4, 0x100, 0xfffc):
+            assert d.rd32(0x300000 + off) == int.from_bytes(rom[off:off + 4], 'little')
+        assert d.rd08(0x300003) == rom[3]
+
+
+def test_pci_mirror_byte_access(device):
+    with device() as d:
+        assert d.rd32(0x001800) == d.cfg_read(0)
+        d.wr08(0x001804 + 0, 0x07)       # command register through the mirror
+        assert d.cfg_read(0x04) & 0x7 == 0x7
+
+
+def test_extended_crtc_lock(device):
+    with device() as d:
+        def cr(i, v=None):
+            d.wr08(0x6013d4, i)
+            if v is None:
+                return d.rd08(0x6013d5)
+            d.wr08(0x6013d5, v)
+        cr(0x25, 0x11)
+        assert cr(0x25) == 0, 'extended CRTC registers must be locked at reset'
+        cr(0x1f, 0x57)
+        cr(0x25, 0x11)
+        assert cr(0x25) == 0x11
+        assert cr(0x1f) != 0
+        cr(0x1f, 0x99)
+        assert cr(0x25) == 0 and cr(0x1f) == 0
+
+
+def test_unimplemented_reads_zero_and_are_flagged(device, tmp_path):
+    with device(trace=True) as d:
+        assert d.rd32(0x555550) == 0
+        assert d.rd32(0x000000) != 0
+    header, records = trace.read(str(tmp_path / 'trace.txt'))
+    flagged = [r for r in records if r.addr == 0x555550]
+    assert flagged and flagged[0].unimp
+    boot0 = [r for r in records if r.addr == 0 and r.dir == 'R']
+    assert boot0 and not boot0[0].unimp and boot0[0].name == 'BOOT_0'

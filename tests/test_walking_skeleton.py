@@ -1,0 +1,68 @@
+"""Upstream nouveau (unmodified Linux 6.1) against the NV11 board: it binds,
+identifies the chip and its memory, and takes the VBIOS from PROM."""
+from nvdevkit import report
+
+BOARD = 'nv11-ch7006'
+
+
+def test_nouveau_binds(boot_board):
+    b = boot_board(BOARD)
+    assert report.bound_driver(b) == 'nouveau', \
+        'nouveau did not bind to the 10de device:\n' + '\n'.join(report.driver_lines(b))
+
+
+def test_chipset_detected(boot_board, board_info):
+    b = boot_board(BOARD)
+    chip = report.chipset(b)
+    assert chip is not None, 'nouveau logged no "NVIDIA NVxx" line'
+    assert chip[0] == 'NV11', f'nouveau detected {chip[0]}, board is an NV11'
+    assert chip[1] >> 20 == 0x011, f'BOOT_0 0x{chip[1]:08x} is not an NV11 one'
+    assert board_info(BOARD).vbios['device_id'] == 0x0110
+
+
+def test_vram_size(boot_board, board_info):
+    b = boot_board(BOARD)
+    want = board_info(BOARD).num('vram_mb')
+    got = report.vram(b)
+    assert got is not None, 'nouveau logged no "fb: N MiB" line'
+    assert got[0] == want, f'nouveau sized VRAM as {got[0]} MiB, board has {want}'
+    assert got[1] == board_info(BOARD).get('ram_type').upper()
+
+
+def test_vbios_from_prom_with_valid_checksum(boot_board, board_info):
+    b = boot_board(BOARD)
+    v = report.vbios(b)
+    assert v['source'] == 'PROM', f'VBIOS taken from {v["source"]}, not PROM'
+    assert v['checksum_ok'], f'PROM image scored {v["score"]} (4 = checksum ok)'
+    major, chip, minor, micro = board_info(BOARD).get('bios_version').split('.')
+    assert v['version'].startswith(f'{int(major, 16):02x}.{int(chip, 16):02x}.'
+                                   f'{int(minor, 16):02x}.{int(micro, 16):02x}')
+
+
+def test_dcb_entries_as_the_board_declares(boot_board, board_info):
+    b = boot_board(BOARD)
+    want = [(i, e['conn'], e['conf'])
+            for i, e in enumerate(board_info(BOARD).vbios['dcb']['entries'])]
+    assert report.dcb(b) == want
+
+
+def test_no_kernel_warnings(boot_board):
+    b = boot_board(BOARD)
+    bad = [l for l in report.lines(b)
+           if any(k in l for k in ('WARNING:', 'BUG:', 'Oops:', 'Call Trace'))]
+    assert not bad, '\n'.join(bad)
+
+
+def test_trace_shows_the_vbios_read_from_prom(boot_board):
+    from nvdevkit import trace
+    b = boot_board(BOARD)
+    header, records = trace.read(b.trace_path)
+    assert 'chipset=NV11' in header
+    prom = [r for r in records if r.unit == 'PROM' and r.dir == 'R']
+    assert len(prom) * 4 >= 65536, f'only {len(prom)} PROM reads in the trace'
+    # nouveau clears the ROM shadow bit (PCI 0x50 through the 0x1850 mirror)
+    # before reading PROM
+    first_prom = prom[0].seq
+    enable = [r for r in records if r.addr == 0x001850 and r.dir == 'W'
+              and r.seq < first_prom and not r.value & 1]
+    assert enable, 'PROM was read without clearing the ROM shadow bit first'
