@@ -85,6 +85,23 @@ static uint64_t unit_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 {
     uint64_t val;
 
+    if (u->bytewise && size > 1) {
+        /* e.g. nouveau's 32-bit read of INP0 at 0x6013da: byte 0 is the
+         * port asked for, the others the ports after it */
+        bool any = false;
+
+        val = 0;
+        for (unsigned i = 0; i < size && addr + i < u->size; i++) {
+            bool missing = false;
+            uint64_t b = u->read(s, u, addr + i, 1, &missing);
+            if (!missing) {
+                val |= b << (8 * i);
+                any = true;
+            }
+        }
+        *unimp = !any;
+        return val;
+    }
     if (u->dword && size < 4) {
         unsigned shift = (addr & 3) * 8;
         val = u->read(s, u, addr & ~3, 4, unimp);
@@ -119,6 +136,19 @@ static void nvdev_region_write(void *opaque, hwaddr addr, uint64_t val,
     trace_nvdev_mmio_write(u->name, u->base + addr, size, val);
     nvdev_trace_access(r->s, 'W', size, "mmio", u->base + addr, val, u->name,
                        false);
+    if (u->bytewise && size > 1) {
+        bool any = false;
+
+        for (unsigned i = 0; i < size && addr + i < u->size; i++) {
+            bool missing = false;
+            u->write(r->s, u, addr + i, (val >> (8 * i)) & 0xff, 1, &missing);
+            any |= !missing;
+        }
+        if (!any) {
+            log_unimp(u, 'W', addr, val, size);
+        }
+        return;
+    }
     if (u->dword && size < 4) {
         /* merge a byte/word write into the dword register */
         unsigned shift = (addr & 3) * 8;
@@ -141,6 +171,15 @@ static const MemoryRegionOps nvdev_region_ops = {
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid = { .min_access_size = 1, .max_access_size = 4 },
     .impl = { .min_access_size = 1, .max_access_size = 4 },
+};
+
+/* Byte-port windows (PRMVIO/PRMCIO/PRMDIO) take unaligned wide accesses. */
+static const MemoryRegionOps nvdev_bytewise_ops = {
+    .read = nvdev_region_read,
+    .write = nvdev_region_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4, .unaligned = true },
+    .impl = { .min_access_size = 1, .max_access_size = 4, .unaligned = true },
 };
 
 static uint64_t nvdev_unassigned_read(void *opaque, hwaddr addr,
@@ -292,7 +331,8 @@ static void nvdev_map_units(NVDevState *s)
         r = &s->regions[s->n_regions++];
         r->s = s;
         r->unit = u;
-        memory_region_init_io(&r->mr, OBJECT(s), &nvdev_region_ops, r,
+        memory_region_init_io(&r->mr, OBJECT(s), u->bytewise ?
+                              &nvdev_bytewise_ops : &nvdev_region_ops, r,
                               u->name, u->size);
         memory_region_add_subregion_overlap(&s->bar0, u->base, &r->mr, 1);
     }
@@ -331,6 +371,24 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
                           "nvdev.vga-ports", 0x30);
     memory_region_add_subregion(pci_address_space_io(pdev), 0x3b0,
                                 &s->vga_ports);
+
+    if (!s->monitor) {
+        s->monitor = g_strdup("default");
+    }
+    if (!nv_i2c_init(s, errp)) {
+        return;
+    }
+    s->crt_i2c = 0;
+    for (unsigned i = 0; i < s->bios.n_dcb; i++) {
+        if (s->bios.dcb[i].type == NVBIOS_OUTPUT_ANALOG) {
+            s->crt_i2c = s->bios.dcb[i].i2c;
+            break;
+        }
+    }
+    if (strcmp(s->monitor, "none") && strcmp(s->monitor, "noddc") &&
+        !nv_i2c_attach_monitor(s, s->crt_i2c, s->monitor, errp)) {
+        return;
+    }
 
     nvdev_map_units(s);
     pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->bar0);
@@ -451,6 +509,10 @@ static const VMStateDescription vmstate_nvdev = {
 static Property nvdev_properties[] = {
     DEFINE_PROP_STRING("vbios", NVDevState, vbios_path),
     DEFINE_PROP_STRING("trace", NVDevState, trace_path),
+    /* what is plugged into the CRT connector: "default" (a monitor with
+     * QEMU's EDID), an EDID file, "noddc" (a monitor without DDC: only load
+     * detection finds it) or "none" */
+    DEFINE_PROP_STRING("monitor0", NVDevState, monitor),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -13,6 +13,7 @@
 #include "hw/display/vga_int.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
+#include "hw/i2c/bitbang_i2c.h"
 #include "nvbios.h"
 
 #define TYPE_NVDEV "nvdev"
@@ -65,6 +66,7 @@ struct NVUnit {
     int instance;               /* head for PCRTC/PRMCIO/PRAMDAC */
     uint32_t needs_caps;        /* present only if the chipset has these */
     bool dword;                 /* 32-bit registers: sub-dword access merged */
+    bool bytewise;              /* byte ports: wider access = one per byte */
     uint64_t (*read)(NVDevState *s, const NVUnit *u, hwaddr addr,
                      unsigned size, bool *unimp);
     void (*write)(NVDevState *s, const NVUnit *u, hwaddr addr, uint64_t val,
@@ -78,6 +80,15 @@ typedef struct NVUnitRegion {
 } NVUnitRegion;
 
 #define NV_MAX_UNITS 24
+#define NV_MAX_I2C 4
+
+typedef struct NVI2CPort {
+    int index;                  /* DCB I2C table index */
+    uint8_t drive, sense;       /* CRTC register indices */
+    bool scl, sda, sda_in;
+    I2CBus *bus;
+    bitbang_i2c_interface bb;
+} NVI2CPort;
 
 /* Plain 32-bit register storage for units whose registers the regdb
  * declares "rw" (offset >> 2 within the unit). */
@@ -139,6 +150,12 @@ typedef struct NVDevState {
     uint8_t crb_index;
     bool ext_unlocked[2];
 
+    /* I2C and what is plugged in */
+    NVI2CPort i2c[NV_MAX_I2C];
+    int n_i2c;
+    char *monitor;              /* "default", "none" or an EDID file */
+    int crt_i2c;                /* DCB I2C port of the first CRT */
+
     /* register trace */
     FILE *trace;
     uint64_t trace_seq;
@@ -159,6 +176,14 @@ uint32_t nvdev_pci_config_read(NVDevState *s, uint32_t addr, unsigned size);
 void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
                             unsigned size);
 
+/* i2c.c */
+bool nv_i2c_init(NVDevState *s, Error **errp);
+NVI2CPort *nv_i2c_port(NVDevState *s, int index);
+bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
+                           Error **errp);
+bool nv_i2c_sense(NVDevState *s, uint8_t idx, uint8_t *val);
+void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val);
+
 /* units */
 extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_ptimer, nv_unit_pfb,
     nv_unit_pextdev, nv_unit_prom, nv_unit_pramin, nv_unit_prmvio,
@@ -175,6 +200,7 @@ void nv_pramdac_reset(NVDevState *s);
 void nv_pcrtc_init(NVDevState *s);
 void nv_pcrtc_reset(NVDevState *s);
 void nv_vga_reset(NVDevState *s);
+uint8_t nv_dac_sense_st00(NVDevState *s);
 uint8_t nv_vga_port_read(NVDevState *s, int head, uint16_t port);
 void nv_vga_port_write(NVDevState *s, int head, uint16_t port, uint8_t val);
 extern const MemoryRegionOps nv_vga_legacy_ops;

@@ -31,16 +31,6 @@ static uint8_t *cr_index(NVDevState *s, int head)
     return head ? &s->crb_index : &s->vga.cr_index;
 }
 
-/*
- * I2C sense registers: with nothing on the bus the pulled-up lines read
- * back what the drive register releases.  (DDC and the CH7006 sit behind
- * these in the display work.)
- */
-static uint8_t nv_i2c_sense(uint8_t drive)
-{
-    return ((drive & 0x20) ? 0x04 : 0) | ((drive & 0x10) ? 0x08 : 0);
-}
-
 static uint8_t nv_crtc_read(NVDevState *s, int head)
 {
     uint8_t *cr = cr_file(s, head);
@@ -52,14 +42,13 @@ static uint8_t nv_crtc_read(NVDevState *s, int head)
     if (idx > VGA_CR_LAST_STD && !s->ext_unlocked[head]) {
         return 0x00;
     }
-    switch (idx) {
-    case 0x3e:
-        return nv_i2c_sense(cr[0x3f]);
-    case 0x36:
-        return nv_i2c_sense(cr[0x37]);
-    default:
-        return cr[idx];
+    if (!head && idx > VGA_CR_LAST_STD) {
+        uint8_t val;
+        if (nv_i2c_sense(s, idx, &val)) {
+            return val;
+        }
     }
+    return cr[idx];
 }
 
 static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
@@ -78,6 +67,9 @@ static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
     if (idx > VGA_CR_LAST_STD) {
         if (s->ext_unlocked[head]) {
             cr[idx] = val;
+            if (!head) {
+                nv_i2c_drive(s, idx, val);
+            }
         }
         return;
     }
@@ -92,6 +84,31 @@ static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
     if (!head) {
         s->vga.update_retrace_info(&s->vga);
     }
+}
+
+/*
+ * NV04-style DAC load detection (dispnv04/dac.c nv04_dac_detect): the
+ * driver shows palette entry 0 on every pixel and ramps its blue level
+ * while reading INP0 bit 4.  The comparator trips (sense low) once the blue
+ * output exceeds its threshold; an unterminated output (no monitor) swings
+ * twice as high, so it trips at half the level a 75 ohm load allows.
+ */
+#define NV_PRAMDAC_TEST_CONTROL 0x608
+#define NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF (1u << 16)
+#define DAC_SENSE_THRESHOLD 0x18
+
+uint8_t nv_dac_sense_st00(NVDevState *s)
+{
+    uint8_t st00 = vga_ioport_read(&s->vga, 0x3c2) & ~0x10;
+    bool load = strcmp(s->monitor, "none") != 0;
+    bool powered = !(s->pramdac_regs[0][NV_PRAMDAC_TEST_CONTROL >> 2] &
+                     NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF);
+    unsigned level = s->vga.palette[2] * (load ? 1 : 2);
+
+    if (powered && level < DAC_SENSE_THRESHOLD) {
+        st00 |= 0x10;
+    }
+    return st00;
 }
 
 static int owner_head(NVDevState *s)
@@ -109,6 +126,11 @@ uint8_t nv_vga_port_read(NVDevState *s, int head, uint16_t port)
     case 0x3b5:
     case 0x3d5:
         return nv_crtc_read(s, head);
+    case 0x3c2:
+        if (!head) {
+            return nv_dac_sense_st00(s);
+        }
+        return vga_ioport_read(&s->vga, port);
     case 0x3ba:
     case 0x3da:
         /* ST01 also resets the attribute flip-flop */
@@ -226,22 +248,22 @@ static void nv_prmdio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 }
 
 const NVUnit nv_unit_prmvio = {
-    .name = "PRMVIO", .base = 0x0c0000, .size = 0x1000,
+    .name = "PRMVIO", .bytewise = true, .base = 0x0c0000, .size = 0x1000,
     .read = nv_prmvio_read, .write = nv_prmvio_write,
 };
 
 const NVUnit nv_unit_prmcio[2] = {
-    { .name = "PRMCIO0", .base = 0x601000, .size = 0x1000, .instance = 0,
+    { .name = "PRMCIO0", .bytewise = true, .base = 0x601000, .size = 0x1000, .instance = 0,
       .read = nv_prmcio_read, .write = nv_prmcio_write },
-    { .name = "PRMCIO1", .base = 0x603000, .size = 0x1000, .instance = 1,
+    { .name = "PRMCIO1", .bytewise = true, .base = 0x603000, .size = 0x1000, .instance = 1,
       .needs_caps = NV_CAP_TWO_HEADS,
       .read = nv_prmcio_read, .write = nv_prmcio_write },
 };
 
 const NVUnit nv_unit_prmdio[2] = {
-    { .name = "PRMDIO0", .base = 0x681000, .size = 0x1000, .instance = 0,
+    { .name = "PRMDIO0", .bytewise = true, .base = 0x681000, .size = 0x1000, .instance = 0,
       .read = nv_prmdio_read, .write = nv_prmdio_write },
-    { .name = "PRMDIO1", .base = 0x683000, .size = 0x1000, .instance = 1,
+    { .name = "PRMDIO1", .bytewise = true, .base = 0x683000, .size = 0x1000, .instance = 1,
       .needs_caps = NV_CAP_TWO_HEADS,
       .read = nv_prmdio_read, .write = nv_prmdio_write },
 };

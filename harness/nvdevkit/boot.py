@@ -15,7 +15,8 @@ DEFAULT_TIMEOUT = 600
 class Boot:
     """The result of one boot: where its files are, and what it reported."""
 
-    def __init__(self, outdir, board, driver, rc, elapsed):
+    def __init__(self, outdir, board, driver, rc, elapsed, props=None):
+        self.props = props or {}
         self.outdir = outdir
         self.board = board
         self.driver = driver
@@ -56,8 +57,10 @@ class Boot:
 
 
 def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
-                 memory=256, extra=()):
+                 memory=256, extra=(), props=None):
     dev = f'nvdev,vbios={rom}'
+    for k, v in sorted((props or {}).items()):
+        dev += f',{k}={v}'
     if trace:
         dev += f',trace={os.path.join(outdir, "trace.txt")}'
     append = ('console=ttyS0 panic=-1 oops=panic loglevel=7 '
@@ -79,7 +82,10 @@ def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
 
 
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
-         outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None):
+         outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None,
+         props=None):
+    """Boot @board with @driver; @props are nvdev device properties
+    (what is plugged in, e.g. {'monitor0': 'none'})."""
     qemu, kernel, initrd = built or build.ensure_built()
     rom = build.build_rom(board)
     if outdir is None:
@@ -89,7 +95,7 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
         if os.path.exists(os.path.join(outdir, name)):
             os.unlink(os.path.join(outdir, name))
     cmd = qemu_command(qemu, kernel, initrd, rom, outdir,
-                       f'nvdev.driver={driver} {cmdline}', trace)
+                       f'nvdev.driver={driver} {cmdline}', trace, props=props)
     with open(os.path.join(outdir, 'command'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     start = time.monotonic()
@@ -102,4 +108,4 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
                 f.write(proc.stderr)
     except subprocess.TimeoutExpired:
         rc = 'timeout'
-    return Boot(outdir, board, driver, rc, time.monotonic() - start)
+    return Boot(outdir, board, driver, rc, time.monotonic() - start, props)

@@ -16,7 +16,8 @@ def cmd_setup(args):
 def cmd_run(args):
     b = boot.boot(board=args.board, driver=args.driver, cmdline=args.cmdline,
                   outdir=args.outdir, trace=not args.no_trace,
-                  timeout=args.timeout)
+                  timeout=args.timeout,
+                  props=dict(p.split('=', 1) for p in args.set))
     print(report.summary(b))
     if b.report is None:
         return 1
@@ -59,6 +60,8 @@ def main(argv=None):
     r.add_argument('--outdir', help='where the logs and the trace go')
     r.add_argument('--no-trace', action='store_true')
     r.add_argument('--timeout', type=int, default=boot.DEFAULT_TIMEOUT)
+    r.add_argument('--set', action='append', default=[], metavar='PROP=VALUE',
+                   help='nvdev device property, e.g. monitor0=none')
 
     t = sub.add_parser('test', help='meson test, then pytest over tests/')
     t.add_argument('pytest_args', nargs='*')

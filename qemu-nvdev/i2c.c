@@ -1,0 +1,148 @@
+/*
+ * nvdev I2C: the bit-banged buses of NV04..NV4x, driven through head A's
+ * extended CRTC registers (nvkm/subdev/i2c/busnv04.c): the drive register
+ * has SCL out in bit 5 and SDA out in bit 4, the sense register reads SCL
+ * in bit 2 and SDA in bit 3.  The ports and their register pairs come from
+ * the VBIOS's DCB I2C table (or the BMP defaults CR3F/CR3E, CR37/CR36).
+ * Each bus is a QEMU I2C bus behind bitbang_i2c; the monitor's DDC (i2c-ddc)
+ * sits on the CRT output's bus.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "hw/display/i2c-ddc.h"
+#include "hw/qdev-properties.h"
+#include "nvdev.h"
+#include "trace.h"
+
+#define DRIVE_SCL 0x20
+#define DRIVE_SDA 0x10
+#define SENSE_SCL 0x04
+#define SENSE_SDA 0x08
+
+static NVI2CPort *port_by_drive(NVDevState *s, uint8_t idx)
+{
+    for (int i = 0; i < s->n_i2c; i++) {
+        if (s->i2c[i].drive == idx) {
+            return &s->i2c[i];
+        }
+    }
+    return NULL;
+}
+
+static NVI2CPort *port_by_sense(NVDevState *s, uint8_t idx)
+{
+    for (int i = 0; i < s->n_i2c; i++) {
+        if (s->i2c[i].sense == idx) {
+            return &s->i2c[i];
+        }
+    }
+    return NULL;
+}
+
+bool nv_i2c_sense(NVDevState *s, uint8_t idx, uint8_t *val)
+{
+    NVI2CPort *p = port_by_sense(s, idx);
+
+    if (!p) {
+        return false;
+    }
+    /* no clock stretching: SCL reads what is driven; SDA is wired-AND */
+    *val = ((p->scl) ? SENSE_SCL : 0) | ((p->sda && p->sda_in) ? SENSE_SDA : 0);
+    return true;
+}
+
+void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val)
+{
+    NVI2CPort *p = port_by_drive(s, idx);
+    bool scl = val & DRIVE_SCL, sda = val & DRIVE_SDA;
+
+    if (!p) {
+        return;
+    }
+    /* the bitbang state machine wants one line change at a time */
+    if (sda != p->sda) {
+        p->sda = sda;
+        p->sda_in = bitbang_i2c_set(&p->bb, BITBANG_I2C_SDA, sda);
+    }
+    if (scl != p->scl) {
+        p->scl = scl;
+        p->sda_in = bitbang_i2c_set(&p->bb, BITBANG_I2C_SCL, scl);
+    }
+    trace_nvdev_i2c(p->index, scl, sda, p->sda_in);
+}
+
+static void add_port(NVDevState *s, int index, uint8_t drive, uint8_t sense)
+{
+    NVI2CPort *p = &s->i2c[s->n_i2c++];
+    g_autofree char *name = g_strdup_printf("nvdev.i2c%d", index);
+
+    p->index = index;
+    p->drive = drive;
+    p->sense = sense;
+    p->scl = p->sda = p->sda_in = true;
+    p->bus = i2c_init_bus(DEVICE(s), name);
+    bitbang_i2c_init(&p->bb, p->bus);
+}
+
+NVI2CPort *nv_i2c_port(NVDevState *s, int index)
+{
+    for (int i = 0; i < s->n_i2c; i++) {
+        if (s->i2c[i].index == index) {
+            return &s->i2c[i];
+        }
+    }
+    return NULL;
+}
+
+bool nv_i2c_init(NVDevState *s, Error **errp)
+{
+    if (s->bios.i2c_offset) {
+        for (int i = 0; i < NVBIOS_MAX_I2C && s->n_i2c < NV_MAX_I2C; i++) {
+            const NVBiosI2cPort *bp = &s->bios.i2c[i];
+            if (bp->used && bp->type == 0) {
+                add_port(s, i, bp->drive, bp->sense);
+            }
+        }
+    } else {
+        add_port(s, 0, 0x3f, 0x3e);
+        add_port(s, 1, 0x37, 0x36);
+    }
+    return true;
+}
+
+/* A monitor on the CRT's DDC bus: QEMU's EDID, or the bytes of a file. */
+bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
+                           Error **errp)
+{
+    NVI2CPort *p = nv_i2c_port(s, port);
+    I2CDDCState *ddc;
+
+    if (!p) {
+        error_setg(errp, "nvdev: the VBIOS has no I2C port %d for the "
+                   "monitor's DDC", port);
+        return false;
+    }
+    ddc = I2CDDC(qdev_new(TYPE_I2CDDC));
+    if (strcmp(what, "default")) {
+        g_autoptr(GError) err = NULL;
+        g_autofree gchar *edid = NULL;
+        gsize len;
+
+        if (!g_file_get_contents(what, &edid, &len, &err)) {
+            error_setg(errp, "nvdev: cannot read EDID: %s", err->message);
+            object_unref(OBJECT(ddc));
+            return false;
+        }
+        if (len < 128 || edid[0] != 0 || (uint8_t)edid[1] != 0xff) {
+            error_setg(errp, "nvdev: %s is not an EDID (128 bytes starting "
+                       "00 ff ff ff ff ff ff 00)", what);
+            object_unref(OBJECT(ddc));
+            return false;
+        }
+        memcpy(ddc->edid_blob, edid, sizeof(ddc->edid_blob));
+    }
+    i2c_slave_set_address(I2C_SLAVE(ddc), 0x50);
+    return qdev_realize_and_unref(DEVICE(ddc), BUS(p->bus), errp);
+}
