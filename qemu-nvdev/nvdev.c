@@ -365,6 +365,7 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
              pci_address_space_io(pdev), false);
     /* vga_init adds Bochs VBE ports, which an NVIDIA card does not have */
     portio_list_del(&vga->vbe_port_list);
+    nv_scanout_init(s);
     vga->con = graphic_console_init(DEVICE(s), 0, vga->hw_ops, vga);
 
     memory_region_init_io(&s->vga_ports, OBJECT(s), &nv_vga_legacy_ops, s,

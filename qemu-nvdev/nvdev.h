@@ -111,6 +111,11 @@ typedef struct NVDevState {
     uint8_t ram_type;
 
     VGACommonState vga;
+    /* the VGA core's own hooks, for standard VGA modes (scanout.c) */
+    int (*vga_get_bpp)(VGACommonState *vga);
+    void (*vga_get_offsets)(VGACommonState *vga, uint32_t *line_offset,
+                            uint32_t *start_addr, uint32_t *line_compare);
+    void (*vga_get_resolution)(VGACommonState *vga, int *width, int *height);
     MemoryRegion bar0;
     MemoryRegion unassigned;
     MemoryRegion rom_bar;
@@ -175,6 +180,9 @@ void nv_plain_write(NVDevState *s, uint32_t *regs, const NVUnit *u,
 uint32_t nvdev_pci_config_read(NVDevState *s, uint32_t addr, unsigned size);
 void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
                             unsigned size);
+
+/* scanout.c */
+void nv_scanout_init(NVDevState *s);
 
 /* i2c.c */
 bool nv_i2c_init(NVDevState *s, Error **errp);

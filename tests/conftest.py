@@ -66,12 +66,13 @@ def boot_board(built, tmp_path_factory):
     cache = {}
 
     def run(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='', fresh=False,
-            **props):
-        key = (board, driver, cmdline, tuple(sorted(props.items())))
+            screendumps=False, **props):
+        key = (board, driver, cmdline, screendumps, tuple(sorted(props.items())))
         if fresh or key not in cache:
             out = tmp_path_factory.mktemp(f'{board}-{driver}')
             b = nvboot.boot(board=board, driver=driver, cmdline=cmdline,
-                            outdir=str(out), built=built, props=props)
+                            outdir=str(out), built=built, props=props,
+                            screendumps=screendumps)
             assert b.report is not None, (
                 f'guest did not report (QEMU exit {b.rc}); serial log tail:\n'
                 + b.serial[-3000:])

@@ -1,7 +1,9 @@
 """Boot a guest on a board: the QEMU command line, the run, its outputs."""
 import json
 import os
+import socket
 import subprocess
+import sys
 import time
 
 from . import build, paths
@@ -57,13 +59,13 @@ class Boot:
 
 
 def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
-                 memory=256, extra=(), props=None):
+                 memory=256, extra=(), props=None, interactive=False):
     dev = f'nvdev,vbios={rom}'
     for k, v in sorted((props or {}).items()):
         dev += f',{k}={v}'
     if trace:
         dev += f',trace={os.path.join(outdir, "trace.txt")}'
-    append = ('console=ttyS0 panic=-1 oops=panic loglevel=7 '
+    append = ('console=tty0 console=ttyS0 panic=-1 oops=panic loglevel=7 '
               'nouveau.debug=bios=debug ' + cmdline).strip()
     return [
         qemu, '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
@@ -74,38 +76,100 @@ def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
         '-kernel', kernel, '-initrd', initrd, '-append', append,
         '-chardev', f'file,id=con,path={os.path.join(outdir, "serial.log")}',
         '-serial', 'chardev:con',
-        '-chardev', f'file,id=rep,path={os.path.join(outdir, "report.log")}',
+        '-chardev', (f'socket,id=rep,path={os.path.join(outdir, "report.sock")},'
+                     'server=on,wait=on' if interactive else
+                     f'file,id=rep,path={os.path.join(outdir, "report.log")}'),
         '-serial', 'chardev:rep',
+        '-qmp', f'unix:{os.path.join(outdir, "qmp.sock")},server=on,wait=off',
         '-device', dev,
         '-d', 'guest_errors,unimp', '-D', os.path.join(outdir, 'qemu.log'),
     ] + list(extra)
 
 
+def _qmp(outdir):
+    path = build.qemu_python_path()
+    if path not in sys.path:
+        sys.path.insert(0, path)
+    from qemu.qmp.legacy import QEMUMonitorProtocol
+    m = QEMUMonitorProtocol(os.path.join(outdir, 'qmp.sock'))
+    m.connect()
+    return m
+
+
+def _serve(proc, outdir, timeout):
+    """The host side of the report port when the guest asks for pictures:
+    a line "nvdev-screendump NAME" gets a PNG of the console, then "done"."""
+    sock_path = os.path.join(outdir, 'report.sock')
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(sock_path):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
+    sock = socket.socket(socket.AF_UNIX)
+    sock.connect(sock_path)
+    sock.settimeout(1)
+    qmp = None
+    buf = b''
+    with open(os.path.join(outdir, 'report.log'), 'wb') as log:
+        while time.monotonic() < deadline:
+            try:
+                data = sock.recv(65536)
+            except socket.timeout:
+                if proc.poll() is not None:
+                    break
+                continue
+            if not data:
+                break
+            log.write(data)
+            buf += data
+            while b'\n' in buf:
+                line, buf = buf.split(b'\n', 1)
+                words = line.decode(errors='replace').split()
+                if len(words) == 2 and words[0] == 'nvdev-screendump':
+                    qmp = qmp or _qmp(outdir)
+                    name = os.path.basename(words[1])
+                    qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '.png'),
+                                           'format': 'png'})
+                    sock.sendall(b'done\n')
+    if qmp:
+        qmp.close()
+    sock.close()
+
+
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
          outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None,
-         props=None):
+         props=None, screendumps=False):
     """Boot @board with @driver; @props are nvdev device properties
-    (what is plugged in, e.g. {'monitor0': 'none'})."""
+    (what is plugged in, e.g. {'monitor0': 'none'}).  With @screendumps the
+    guest may ask for PNGs of the screen (nvdev.screendump=1); virtual time
+    then depends on how fast the host answers, so such a boot's trace is
+    not reproducible."""
     qemu, kernel, initrd = built or build.ensure_built()
     rom = build.build_rom(board)
     if outdir is None:
         outdir = paths.cache('runs', f'{board}-{driver}-{time.strftime("%Y%m%d-%H%M%S")}')
     os.makedirs(outdir, exist_ok=True)
-    for name in ('serial.log', 'report.log', 'trace.txt', 'qemu.log'):
+    for name in ('serial.log', 'report.log', 'trace.txt', 'qemu.log',
+                 'report.sock', 'qmp.sock'):
         if os.path.exists(os.path.join(outdir, name)):
             os.unlink(os.path.join(outdir, name))
+    if screendumps:
+        cmdline += ' nvdev.screendump=1'
     cmd = qemu_command(qemu, kernel, initrd, rom, outdir,
-                       f'nvdev.driver={driver} {cmdline}', trace, props=props)
+                       f'nvdev.driver={driver} {cmdline}', trace, props=props,
+                       interactive=screendumps)
     with open(os.path.join(outdir, 'command'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     start = time.monotonic()
-    try:
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, timeout=timeout)
-        rc = proc.returncode
-        if proc.stderr:
-            with open(os.path.join(outdir, 'qemu.stderr'), 'w') as f:
-                f.write(proc.stderr)
-    except subprocess.TimeoutExpired:
-        rc = 'timeout'
+    with open(os.path.join(outdir, 'qemu.stderr'), 'w') as err:
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=err)
+        if screendumps:
+            _serve(proc, outdir, timeout)
+        try:
+            rc = proc.wait(timeout=max(1, timeout - (time.monotonic() - start)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            rc = 'timeout'
     return Boot(outdir, board, driver, rc, time.monotonic() - start, props)

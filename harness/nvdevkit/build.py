@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 from . import initramfs, paths
 
@@ -162,7 +163,7 @@ def qemu_source_version():
     if not m:
         raise SystemExit('nvdev: cannot tell the version of Debian\'s qemu '
                          'source package')
-    return m.group(1)
+    return urllib.parse.unquote(m.group(1))
 
 
 def qemu_dir():

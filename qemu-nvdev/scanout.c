@@ -1,0 +1,99 @@
+/*
+ * nvdev scanout: the NV extended CRTC registers feed QEMU's VGA renderer
+ * (its get_bpp / get_offsets / get_resolution hooks), so the console and
+ * `screendump` show what the driver put in VRAM.
+ *
+ *   CR28 bits 1:0   pixel format: 0 VGA, 1 8 bpp, 2 15/16 bpp, 3 32 bpp
+ *                   (PRAMDAC GENERAL_CONTROL bit 12 selects 565)
+ *   CR13, CR19 7:5, CR42 bit 6   pitch in units of 8 bytes
+ *   CR01 + CR2D bit 1            horizontal display end
+ *   CR12 + CR07 bits 1,6 + CR25 bit 1 + CR41 bit 2   vertical display end
+ *   PCRTC START (0x600800)       start address in bytes
+ * With CR28 = 0 the standard VGA computations apply.  Head A only.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "nvdev.h"
+
+#define NV_CIO_CRE_PIXEL_INDEX  0x28
+#define NV_CIO_CRE_RPC0_INDEX   0x19
+#define NV_CIO_CRE_42           0x42
+#define NV_CIO_CRE_HEB_INDEX    0x2d
+#define NV_CIO_CRE_LSR_INDEX    0x25
+#define NV_CIO_CRE_EBR_INDEX    0x41
+#define NV_PCRTC_START          0x800
+#define NV_PRAMDAC_GENERAL_CONTROL 0x600
+#define NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL (1u << 12)
+
+static NVDevState *nv_of(VGACommonState *vga)
+{
+    return container_of(vga, NVDevState, vga);
+}
+
+static bool extended(VGACommonState *vga)
+{
+    return vga->cr[NV_CIO_CRE_PIXEL_INDEX] & 3;
+}
+
+static int nv_get_bpp(VGACommonState *vga)
+{
+    NVDevState *s = nv_of(vga);
+
+    switch (vga->cr[NV_CIO_CRE_PIXEL_INDEX] & 3) {
+    case 1:
+        return 8;
+    case 2:
+        return (s->pramdac_regs[0][NV_PRAMDAC_GENERAL_CONTROL >> 2] &
+                NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL) ? 16 : 15;
+    case 3:
+        return 32;
+    default:
+        return s->vga_get_bpp(vga);
+    }
+}
+
+static void nv_get_offsets(VGACommonState *vga, uint32_t *pline_offset,
+                           uint32_t *pstart_addr, uint32_t *pline_compare)
+{
+    NVDevState *s = nv_of(vga);
+    const uint8_t *cr = vga->cr;
+
+    if (!extended(vga)) {
+        s->vga_get_offsets(vga, pline_offset, pstart_addr, pline_compare);
+        return;
+    }
+    *pline_offset = (cr[0x13] | (cr[NV_CIO_CRE_RPC0_INDEX] & 0xe0) << 3 |
+                     (cr[NV_CIO_CRE_42] & 0x40) << 5) * 8;
+    /* the renderer counts the start in 32-bit words */
+    *pstart_addr = (s->pcrtc_regs[0][NV_PCRTC_START >> 2] &
+                    (vga->vram_size - 1)) / 4;
+    *pline_compare = 0xffff;        /* no split screen in extended modes */
+}
+
+static void nv_get_resolution(VGACommonState *vga, int *pwidth, int *pheight)
+{
+    NVDevState *s = nv_of(vga);
+    const uint8_t *cr = vga->cr;
+
+    if (!extended(vga)) {
+        s->vga_get_resolution(vga, pwidth, pheight);
+        return;
+    }
+    *pwidth = (cr[0x01] + 1 + ((cr[NV_CIO_CRE_HEB_INDEX] & 0x02) << 7)) * 8;
+    *pheight = (cr[0x12] | (cr[0x07] & 0x02) << 7 | (cr[0x07] & 0x40) << 3 |
+                (cr[NV_CIO_CRE_LSR_INDEX] & 0x02) << 9 |
+                (cr[NV_CIO_CRE_EBR_INDEX] & 0x04) << 9) + 1;
+}
+
+void nv_scanout_init(NVDevState *s)
+{
+    VGACommonState *vga = &s->vga;
+
+    s->vga_get_bpp = vga->get_bpp;
+    s->vga_get_offsets = vga->get_offsets;
+    s->vga_get_resolution = vga->get_resolution;
+    vga->get_bpp = nv_get_bpp;
+    vga->get_offsets = nv_get_offsets;
+    vga->get_resolution = nv_get_resolution;
+}
