@@ -364,7 +364,8 @@ def build_kernel():
 # ---- C tools and VBIOS images --------------------------------------------
 
 def tools_dir():
-    return paths.cache('tools')
+    """meson build dir of this checkout's C code (one per checkout path)."""
+    return paths.cache('tools', paths.digest(paths.REPO))
 
 
 def build_tools():
