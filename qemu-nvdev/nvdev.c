@@ -42,6 +42,19 @@ static const NVUnit *const nv_units[] = {
 
 /* ---- register trace ---------------------------------------------------- */
 
+void nvdev_trace_record(NVDevState *s, char dir, unsigned size,
+                        const char *space, uint32_t addr, uint64_t val,
+                        const char *unit, const char *name, bool unimp)
+{
+    if (!s->trace) {
+        return;
+    }
+    fprintf(s->trace, "%" PRIu64 " %" PRId64 " %c %u %s 0x%06x 0x%0*" PRIx64
+            " %s %s%s\n", s->trace_seq++,
+            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), dir, size, space, addr,
+            (int)size * 2, val, unit, name, unimp ? " unimp" : "");
+}
+
 void nvdev_trace_access(NVDevState *s, char dir, unsigned size,
                         const char *space, uint32_t addr, uint64_t val,
                         const char *unit, bool unimp)
@@ -52,11 +65,8 @@ void nvdev_trace_access(NVDevState *s, char dir, unsigned size,
         return;
     }
     reg = strcmp(space, "mmio") ? NULL : nv_reg_lookup(addr);
-    fprintf(s->trace, "%" PRIu64 " %" PRId64 " %c %u %s 0x%06x 0x%0*" PRIx64
-            " %s %s%s\n", s->trace_seq++,
-            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), dir, size, space, addr,
-            (int)size * 2, val, unit, reg ? reg->name : "-",
-            unimp ? " unimp" : "");
+    nvdev_trace_record(s, dir, size, space, addr, val, unit,
+                       reg ? reg->name : "-", unimp);
 }
 
 static void nvdev_trace_close(Notifier *n, void *data)
@@ -391,6 +401,13 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         return;
     }
 
+    if (s->bios.has_board &&
+        s->bios.board.tv_encoder == NVBIOS_TV_ENCODER_CH7006 &&
+        !nv_ch7006_attach(s, s->bios.board.tv_i2c_port,
+                          s->bios.board.tv_i2c_addr, s->tv, errp)) {
+        return;
+    }
+
     nvdev_map_units(s);
     pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->bar0);
     pci_register_bar(pdev, 1, PCI_BASE_ADDRESS_MEM_PREFETCH, &vga->vram);
@@ -514,6 +531,8 @@ static Property nvdev_properties[] = {
      * QEMU's EDID), an EDID file, "noddc" (a monitor without DDC: only load
      * detection finds it) or "none" */
     DEFINE_PROP_STRING("monitor0", NVDevState, monitor),
+    /* what is plugged into the TV encoder: composite, svideo, scart, none */
+    DEFINE_PROP_STRING("tv", NVDevState, tv),
     DEFINE_PROP_END_OF_LIST(),
 };
 

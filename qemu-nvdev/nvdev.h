@@ -17,6 +17,7 @@
 #include "nvbios.h"
 
 #define TYPE_NVDEV "nvdev"
+#define TYPE_NVDEV_CH7006 "nvdev-ch7006"
 OBJECT_DECLARE_SIMPLE_TYPE(NVDevState, NVDEV)
 
 #define NVDEV_BAR0_SIZE (16 * MiB)
@@ -57,6 +58,7 @@ typedef struct NVRegName {
     const char *name;
 } NVRegName;
 const NVRegName *nv_reg_lookup(uint32_t addr);
+const NVRegName *nv_i2c_reg_lookup(const char *unit, uint32_t reg);
 
 /* A unit of BAR0: one file each, one row in the table (nvdev.c). */
 typedef struct NVUnit NVUnit;
@@ -159,6 +161,7 @@ typedef struct NVDevState {
     NVI2CPort i2c[NV_MAX_I2C];
     int n_i2c;
     char *monitor;              /* "default", "none" or an EDID file */
+    char *tv;                   /* what is on the TV encoder's outputs */
     int crt_i2c;                /* DCB I2C port of the first CRT */
 
     /* register trace */
@@ -169,6 +172,9 @@ typedef struct NVDevState {
 
 /* nvdev.c */
 void nvdev_update_irq(NVDevState *s);
+void nvdev_trace_record(NVDevState *s, char dir, unsigned size,
+                        const char *space, uint32_t addr, uint64_t val,
+                        const char *unit, const char *name, bool unimp);
 void nvdev_trace_access(NVDevState *s, char dir, unsigned size,
                         const char *space, uint32_t addr, uint64_t val,
                         const char *unit, bool unimp);
@@ -191,6 +197,10 @@ bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
                            Error **errp);
 bool nv_i2c_sense(NVDevState *s, uint8_t idx, uint8_t *val);
 void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val);
+
+/* ch7006.c */
+bool nv_ch7006_attach(NVDevState *s, int port, uint8_t addr, const char *tv,
+                      Error **errp);
 
 /* units */
 extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_ptimer, nv_unit_pfb,

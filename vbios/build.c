@@ -301,7 +301,9 @@ static const char *ram_types[] = { "sdram", "ddr", "sgram" };
 GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
 {
     uint64_t vendor, device, kib, bmp, vram, strap, nvpll, mpll, feature;
-    uint64_t i2c_crt, i2c_tv, i2c_panel, chip;
+    uint64_t i2c_crt, i2c_tv, i2c_panel, chip, tv_port, tv_addr;
+    g_autofree char *tv_enc = NULL;
+    int tv_encoder = NVBIOS_TV_ENCODER_NONE;
     g_autofree char *ram = NULL, *version = NULL;
     uint16_t scripts[2] = { 0, 0 };
     int nscripts = 0, ram_type;
@@ -326,7 +328,18 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
         !get_num(kf, "board", "mpll", 0, 0xffffffff, &mpll, errp) ||
         !get_num(kf, "board", "i2c_crt", 0, 0xff, &i2c_crt, errp) ||
         !get_num(kf, "board", "i2c_tv", 1, 0xff, &i2c_tv, errp) ||
-        !get_num(kf, "board", "i2c_panel", 0xff, 0xff, &i2c_panel, errp)) {
+        !get_num(kf, "board", "i2c_panel", 0xff, 0xff, &i2c_panel, errp) ||
+        !get_num(kf, "board", "tv_encoder_i2c", 1, NVBIOS_MAX_I2C - 1,
+                 &tv_port, errp) ||
+        !get_num(kf, "board", "tv_encoder_addr", 0x75, 0x7f, &tv_addr, errp)) {
+        return NULL;
+    }
+    tv_enc = g_key_file_get_string(kf, "board", "tv_encoder", NULL);
+    if (tv_enc && !strcmp(tv_enc, "ch7006")) {
+        tv_encoder = NVBIOS_TV_ENCODER_CH7006;
+    } else if (tv_enc && strcmp(tv_enc, "none")) {
+        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
+                    "[board] tv_encoder=%s: expected ch7006 or none", tv_enc);
         return NULL;
     }
     if (!device) {
@@ -403,6 +416,9 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
     put8(&b, OFF_BOARD + 9, NVBIOS_BOARD_LEN);
     put16(&b, OFF_BOARD + 10, vram);
     put8(&b, OFF_BOARD + 12, ram_type);
+    put8(&b, OFF_BOARD + 13, tv_encoder);
+    put8(&b, OFF_BOARD + 14, tv_encoder ? tv_port : 0);
+    put8(&b, OFF_BOARD + 15, tv_encoder ? tv_addr : 0);
     put32(&b, OFF_BOARD + 16, strap);
     put32(&b, OFF_BOARD + 20, nvpll);
     put32(&b, OFF_BOARD + 24, mpll);

@@ -36,6 +36,11 @@ void nvbios_dump_text(const NVBios *b, GString *out)
                                b->board.offset, b->board.vram_mb,
                                ram_name(b->board.ram_type), b->board.strap,
                                b->board.nvpll, b->board.mpll);
+        if (b->board.tv_encoder) {
+            g_string_append_printf(out, "  TV encoder CH7006 on I2C port %u "
+                                   "at 0x%02x\n", b->board.tv_i2c_port,
+                                   b->board.tv_i2c_addr);
+        }
     }
     if (b->dcb_offset) {
         g_string_append_printf(out, "DCB %u.%u at 0x%04x, %u entries\n",
@@ -98,10 +103,14 @@ void nvbios_dump_json(const NVBios *b, GString *out)
     if (b->has_board) {
         g_string_append_printf(out, "  \"board\": {\"offset\": %u, "
                                "\"vram_mb\": %u, \"ram_type\": \"%s\", "
-                               "\"strap\": %u, \"nvpll\": %u, \"mpll\": %u},\n",
+                               "\"strap\": %u, \"nvpll\": %u, \"mpll\": %u, "
+                               "\"tv_encoder\": \"%s\", \"tv_i2c_port\": %u, "
+                               "\"tv_i2c_addr\": %u},\n",
                                b->board.offset, b->board.vram_mb,
                                ram_name(b->board.ram_type), b->board.strap,
-                               b->board.nvpll, b->board.mpll);
+                               b->board.nvpll, b->board.mpll,
+                               b->board.tv_encoder ? "ch7006" : "none",
+                               b->board.tv_i2c_port, b->board.tv_i2c_addr);
     } else {
         g_string_append(out, "  \"board\": null,\n");
     }

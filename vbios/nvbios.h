@@ -72,8 +72,16 @@ typedef enum {
     NVBIOS_RAM_SGRAM = 2,
 } NVBiosRamType;
 
+typedef enum {
+    NVBIOS_TV_ENCODER_NONE = 0,
+    NVBIOS_TV_ENCODER_CH7006 = 1,
+} NVBiosTvEncoder;
+
 typedef struct NVBiosBoard {
     uint32_t offset;
+    uint8_t tv_encoder;     /* NVBiosTvEncoder: an I2C TV encoder chip */
+    uint8_t tv_i2c_port;    /* its DCB I2C port */
+    uint8_t tv_i2c_addr;    /* its 7-bit I2C address */
     uint32_t strap;         /* PEXTDEV_BOOT_0 */
     uint16_t vram_mb;
     uint8_t ram_type;       /* NVBiosRamType */

@@ -336,6 +336,9 @@ static bool parse_board(NVBios *b, GError **errp)
     b->board.offset = o;
     b->board.vram_mb = rd16(b, o + 10);
     b->board.ram_type = rd08(b, o + 12);
+    b->board.tv_encoder = rd08(b, o + 13);
+    b->board.tv_i2c_port = rd08(b, o + 14);
+    b->board.tv_i2c_addr = rd08(b, o + 15);
     b->board.strap = rd32(b, o + 16);
     b->board.nvpll = rd32(b, o + 20);
     b->board.mpll = rd32(b, o + 24);
@@ -343,6 +346,13 @@ static bool parse_board(NVBios *b, GError **errp)
         b->board.vram_mb > 512) {
         FAIL(NVBIOS_ERR_BOARD, "board record at 0x%x: VRAM size %u MiB is "
              "not a power of two up to 512", o, b->board.vram_mb);
+    }
+    if (b->board.tv_encoder > NVBIOS_TV_ENCODER_CH7006 ||
+        b->board.tv_i2c_port >= NVBIOS_MAX_I2C ||
+        b->board.tv_i2c_addr > 0x7f) {
+        FAIL(NVBIOS_ERR_BOARD, "board record at 0x%x: TV encoder %u on I2C "
+             "port %u address 0x%02x is not valid", o, b->board.tv_encoder,
+             b->board.tv_i2c_port, b->board.tv_i2c_addr);
     }
     if (b->board.ram_type > NVBIOS_RAM_SGRAM) {
         FAIL(NVBIOS_ERR_BOARD, "board record at 0x%x: unknown RAM type %u",

@@ -87,6 +87,8 @@ def build(modroot):
         c.file('init', _read(INIT), 0o755)
         c.file('bin/busybox', _read(BUSYBOX), 0o755)
         c.symlink('bin/sh', 'busybox')
+        # the kernel's request_module() runs /sbin/modprobe
+        c.symlink('sbin/modprobe', '/bin/busybox')
         if os.path.exists(MODETEST):
             c.file('bin/modetest', _read(MODETEST), 0o755)
             for lib in shared_libs(MODETEST):

@@ -41,6 +41,9 @@ static void test_nv11_roundtrip(void)
     g_assert_true(b.has_board);
     g_assert_cmpuint(b.board.vram_mb, ==, 32);
     g_assert_cmphex(b.board.strap, ==, 0x40);
+    g_assert_cmpuint(b.board.tv_encoder, ==, NVBIOS_TV_ENCODER_CH7006);
+    g_assert_cmpuint(b.board.tv_i2c_port, ==, 1);
+    g_assert_cmphex(b.board.tv_i2c_addr, ==, 0x75);
     g_assert_cmphex(b.dcb_version, ==, 0x22);
     g_assert_cmpuint(b.n_dcb, ==, 2);
     g_assert_cmpuint(b.dcb[0].type, ==, NVBIOS_OUTPUT_ANALOG);
