@@ -69,6 +69,31 @@ void nvdev_trace_access(NVDevState *s, char dir, unsigned size,
                        reg ? reg->name : "-", unimp);
 }
 
+/*
+ * "mark": a write-only property, set at run time over QMP (qom-set), that
+ * puts a marker line into the trace, e.g. "# mark 1234 5678 modetest" with
+ * the next sequence number and the virtual time.  Tests slice traces with
+ * it.
+ */
+static void nvdev_set_mark(Object *obj, const char *value, Error **errp)
+{
+    NVDevState *s = NVDEV(obj);
+
+    if (strpbrk(value, " \n")) {
+        error_setg(errp, "nvdev: a trace mark is one word");
+        return;
+    }
+    if (s->trace) {
+        fprintf(s->trace, "# mark %" PRIu64 " %" PRId64 " %s\n", s->trace_seq,
+                qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), value);
+    }
+}
+
+static void nvdev_instance_init(Object *obj)
+{
+    object_property_add_str(obj, "mark", NULL, nvdev_set_mark);
+}
+
 static void nvdev_trace_close(Notifier *n, void *data)
 {
     NVDevState *s = container_of(n, NVDevState, exit_notifier);
@@ -558,6 +583,7 @@ static const TypeInfo nvdev_info = {
     .name = TYPE_NVDEV,
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(NVDevState),
+    .instance_init = nvdev_instance_init,
     .class_init = nvdev_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_CONVENTIONAL_PCI_DEVICE },

@@ -60,7 +60,7 @@ class Boot:
 
 def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
                  memory=256, extra=(), props=None, interactive=False):
-    dev = f'nvdev,vbios={rom}'
+    dev = f'nvdev,id=nvdev0,vbios={rom}'
     for k, v in sorted((props or {}).items()):
         dev += f',{k}={v}'
     if trace:
@@ -128,6 +128,8 @@ def _serve(proc, outdir, timeout):
                 if len(words) == 2 and words[0] == 'nvdev-screendump':
                     qmp = qmp or _qmp(outdir)
                     name = os.path.basename(words[1])
+                    qmp.cmd('qom-set', {'path': '/machine/peripheral/nvdev0',
+                                        'property': 'mark', 'value': name})
                     qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '.png'),
                                            'format': 'png'})
                     sock.sendall(b'done\n')

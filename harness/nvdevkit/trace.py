@@ -19,12 +19,18 @@ def parse_line(line):
                   int(f[6], 16), f[7], f[8], len(f) > 9 and f[9] == 'unimp')
 
 
-def read(path):
+def read(path, marks=None):
+    """(header, records); with a dict @marks, fills it with name -> the
+    sequence number the mark stands before."""
     header = None
     records = []
     with open(path) as f:
         for line in f:
-            if line.startswith('#'):
+            if line.startswith('# mark '):
+                if marks is not None:
+                    _, _, seq, _, name = line.split()
+                    marks[name] = int(seq)
+            elif line.startswith('#'):
                 header = header or line[1:].strip()
             elif line.strip():
                 records.append(parse_line(line))

@@ -1,0 +1,101 @@
+"""Display state rebuilt from a register trace: the CRTC register files of
+both heads (through the PRMCIO index/data ports), PRAMDAC and PCRTC
+registers, and what they mean — the mode timings a head was programmed
+with and the pixel clock its VPLL gives."""
+import collections
+
+CRTC_PORTS = {0x6013d4: 0, 0x6033d4: 1}        # index port -> head
+PRAMDAC_VPLL = {0: 0x680508, 1: 0x680520}
+
+Timings = collections.namedtuple('Timings', 'hdisplay hsync_start hsync_end htotal '
+                                            'vdisplay vsync_start vsync_end vtotal')
+
+
+def bit(v, n):
+    return (v >> n) & 1
+
+
+class DisplayState:
+    """Register state after replaying trace records (writes only)."""
+
+    def __init__(self, crystal_khz=14318):
+        self.crystal_khz = crystal_khz
+        self.cr = [[0] * 256, [0] * 256]
+        self.index = [0, 0]
+        self.mmio = {}
+
+    def apply(self, r):
+        if r.dir != 'W' or r.space != 'mmio':
+            return
+        if r.width == 1 and r.addr in CRTC_PORTS:
+            self.index[CRTC_PORTS[r.addr]] = r.value
+        elif r.width == 1 and r.addr - 1 in CRTC_PORTS:
+            head = CRTC_PORTS[r.addr - 1]
+            self.cr[head][self.index[head]] = r.value
+        elif r.width == 4:
+            self.mmio[r.addr] = r.value
+
+    @classmethod
+    def replay(cls, records, until=None, **kw):
+        st = cls(**kw)
+        for r in records:
+            if until is not None and r.seq >= until:
+                break
+            st.apply(r)
+        return st
+
+    def timings(self, head):
+        """Inverse of dispnv04/crtc.c nv_crtc_mode_set_vga (CRT outputs)."""
+        c = self.cr[head]
+        heb, lsr, ebr, ovl = c[0x2d], c[0x25], c[0x41], c[0x07]
+        htotal = ((c[0x00] | bit(heb, 0) << 8) + 5) * 8
+        hdisplay = ((c[0x01] | bit(heb, 1) << 8) + 1) * 8
+        hrs = c[0x04] | bit(heb, 3) << 8
+        hsync_start = (hrs - 1) * 8
+        hre = (hrs & ~0x1f) | (c[0x05] & 0x1f)
+        if hre <= hrs:
+            hre += 0x20
+        hsync_end = (hre - 1) * 8
+        vtotal = (c[0x06] | bit(ovl, 0) << 8 | bit(ovl, 5) << 9 |
+                  bit(lsr, 0) << 10 | bit(ebr, 0) << 11) + 2
+        vdisplay = (c[0x12] | bit(ovl, 1) << 8 | bit(ovl, 6) << 9 |
+                    bit(lsr, 1) << 10 | bit(ebr, 2) << 11) + 1
+        vrs = (c[0x10] | bit(ovl, 2) << 8 | bit(ovl, 7) << 9 |
+               bit(lsr, 2) << 10 | bit(ebr, 4) << 11)
+        vsync_start = vrs + 1
+        vre = (vrs & ~0xf) | (c[0x11] & 0xf)
+        if vre <= vrs:
+            vre += 0x10
+        vsync_end = vre + 1
+        return Timings(hdisplay, hsync_start, hsync_end, htotal,
+                       vdisplay, vsync_start, vsync_end, vtotal)
+
+    def vpll(self, head):
+        """(N, M, P, kHz) of a head's single-stage VPLL."""
+        v = self.mmio.get(PRAMDAC_VPLL[head], 0)
+        m, n, p = v & 0xff, (v >> 8) & 0xff, (v >> 16) & 7
+        return n, m, p, (self.crystal_khz * n / m / (1 << p)) if m else 0.0
+
+    def bpp(self, head):
+        return {0: 0, 1: 8, 2: 16, 3: 32}[self.cr[head][0x28] & 3]
+
+    def pitch(self, head):
+        c = self.cr[head]
+        return (c[0x13] | (c[0x19] & 0xe0) << 3 | (c[0x42] & 0x40) << 5) * 8
+
+
+def parse_modetest_modes(lines):
+    """Modes from `modetest -c`: name -> (clock kHz, Timings, refresh)."""
+    modes = {}
+    for line in lines:
+        f = line.split()
+        # "#0 1024x768 60.00 1024 1048 1184 1344 768 771 777 806 65000 flags: ..."
+        if len(f) >= 12 and f[0].startswith('#') and 'x' in f[1]:
+            try:
+                nums = [int(x) for x in f[3:12]]
+            except ValueError:
+                continue
+            t = Timings(nums[0], nums[1], nums[2], nums[3],
+                        nums[4], nums[5], nums[6], nums[7])
+            modes.setdefault(f[1], []).append((nums[8], t, float(f[2])))
+    return modes

@@ -1,0 +1,68 @@
+"""modetest sets 640x480, 800x600 and 1024x768 on the NV11's VGA output.
+For each: the picture is the test pattern at that size, and the CRTC
+timings and VPLL nouveau programmed (decoded from the trace at the moment
+of the screendump) are the mode DRM reports."""
+import os
+
+import pytest
+
+from nvdevkit import display, png, trace
+
+BOARD = 'nv11-ch7006'
+BARS = [(192, 192, 192), (192, 192, 0), (0, 192, 192), (0, 192, 0),
+        (192, 0, 192), (192, 0, 0), (0, 0, 192)]
+
+
+@pytest.fixture(scope='module', params=['640x480', '800x600', '1024x768'])
+def modeset(request, boot_board):
+    mode = request.param
+    b = boot_board(BOARD, cmdline=f'nouveau.noaccel=1 '
+                   f'nvdev.modetest=-M,nouveau,-s,VGA-1:{mode}', screendumps=True)
+    marks = {}
+    _, records = trace.read(b.trace_path, marks)
+    assert 'modetest' in marks, 'no trace mark at the modetest screendump'
+    state = display.DisplayState.replay(records, until=marks['modetest'])
+    return mode, b, state
+
+
+def drm_mode(b, mode):
+    line = next((l for l in b.report['modetest'] if l.startswith('setting mode')), None)
+    assert line and f'setting mode {mode}-' in line, b.report['modetest']
+    refresh = float(line.split()[2].split('-')[1].rstrip('Hz'))
+    modes = display.parse_modetest_modes(b.report['modetest_connectors'])
+    cands = [m for m in modes.get(mode, []) if abs(m[2] - refresh) < 0.01]
+    assert cands, f'{mode} at {refresh} Hz not in modetest -c output'
+    return cands[0]
+
+
+def test_picture(modeset):
+    mode, b, _ = modeset
+    img = png.read(os.path.join(b.outdir, 'modetest.png'))
+    w, h = (int(x) for x in mode.split('x'))
+    assert (img.width, img.height) == (w, h)
+    for i, colour in enumerate(BARS):
+        x = int(w / 7 * i + w / 14)
+        assert img.pixel(x, h // 4) == colour, f'bar {i} at x={x}'
+
+
+def test_crtc_timings_are_the_mode(modeset):
+    mode, b, state = modeset
+    clock, want, _ = drm_mode(b, mode)
+    got = state.timings(0)
+    assert got == want, f'CRTC programmed {got}, DRM mode is {want}'
+
+
+def test_vpll_gives_the_pixel_clock(modeset):
+    mode, b, state = modeset
+    clock, _, _ = drm_mode(b, mode)
+    n, m, p, khz = state.vpll(0)
+    err = abs(khz - clock) / clock
+    assert err < 0.005, (f'VPLL1 N={n} M={m} P={p} gives {khz / 1000:.3f} MHz, '
+                         f'mode wants {clock / 1000:.3f} MHz ({err:.2%} off)')
+
+
+def test_scanout_format(modeset):
+    mode, b, state = modeset
+    w = int(mode.split('x')[0])
+    assert state.bpp(0) == 32
+    assert state.pitch(0) >= w * 4
