@@ -11,16 +11,20 @@ import sys
 
 
 def parse(path):
-    mmio, i2c, unit = {}, {}, None
+    mmio, i2c, unit, skip = {}, {}, None, False
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             words = line.split('#', 1)[0].split()
             if not words:
                 continue
             if words[0] == 'unit':
-                unit = words[1] if len(words) > 2 and words[2] == 'i2c' else None
+                kind = words[2] if len(words) > 2 and not words[2].startswith('0x') else 'mmio'
+                unit = words[1] if kind == 'i2c' else None
+                skip = kind == 'index'      # decoded by the tools only
                 if unit:
                     i2c[unit] = {}
+                continue
+            if words[0] == 'field' or skip:
                 continue
             if words[0] != 'reg' or len(words) < 3:
                 sys.exit(f'{path}:{lineno}: expected "reg ADDR NAME [rw]"')

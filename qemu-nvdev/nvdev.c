@@ -460,8 +460,10 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         }
         setvbuf(s->trace, NULL, _IOFBF, 1 * MiB);
         fprintf(s->trace, "# nvdev-trace 1 chipset=%s boot0=0x%08x "
-                "vram_mb=%u pci=%04x:%04x\n", s->chip->name, s->chip->boot0,
-                s->vram_mb, s->bios.vendor_id, s->bios.device_id);
+                "vram_mb=%u pci=%04x:%04x crystal_khz=%u monitor0=%s tv=%s\n",
+                s->chip->name, s->chip->boot0, s->vram_mb, s->bios.vendor_id,
+                s->bios.device_id, nv_crystal_khz(s), s->monitor,
+                s->tv ? s->tv : "composite");
         s->exit_notifier.notify = nvdev_trace_close;
         qemu_add_exit_notifier(&s->exit_notifier);
     }

@@ -189,6 +189,8 @@ void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
 
 /* scanout.c */
 void nv_scanout_init(NVDevState *s);
+bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
+                   uint32_t *vtotal, uint32_t *vdisplay);
 
 /* i2c.c */
 bool nv_i2c_init(NVDevState *s, Error **errp);
@@ -213,6 +215,7 @@ void nv_ptimer_init(NVDevState *s);
 void nv_ptimer_reset(NVDevState *s);
 void nv_ptimer_rebase(NVDevState *s);
 uint64_t nv_ptimer_nvclk_khz(NVDevState *s);
+uint32_t nv_crystal_khz(NVDevState *s);
 void nv_pfb_reset(NVDevState *s);
 void nv_pramdac_reset(NVDevState *s);
 void nv_pcrtc_init(NVDevState *s);

@@ -1,8 +1,9 @@
 /*
  * nvdev PCRTC (0x600000, head B at 0x602000): per-head interrupt, start
  * address and configuration.  Vblank comes from a QEMU_CLOCK_VIRTUAL timer
- * at the frame rate of the head's programmed mode (60 Hz until a mode with
- * a known pixel clock is set).
+ * at the frame rate of the head's programmed mode: htotal * vtotal over
+ * the VPLL's pixel clock (59.94 Hz, 525 lines, until an extended mode with
+ * a clock is set).  RASTER reads the line being scanned out.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -20,55 +21,84 @@
 #define DEFAULT_VTOTAL          525
 #define DEFAULT_VDISPLAY        480
 
-static void nv_pcrtc_vblank(void *opaque)
+static void frame(NVDevState *s, int head, uint64_t *frame_ns,
+                  uint32_t *vtotal, uint32_t *vdisplay)
 {
-    NVDevState *s = opaque;
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-
-    for (int head = 0; head < 2; head++) {
-        if (s->vblank_timer[head] && !timer_pending(s->vblank_timer[head])) {
-            s->pcrtc_intr[head] |= NV_PCRTC_INTR_VBLANK;
-            trace_nvdev_vblank(head);
-            timer_mod(s->vblank_timer[head],
-                      now - now % DEFAULT_FRAME_NS + DEFAULT_FRAME_NS);
-        }
+    if (!nv_crtc_frame(s, head, frame_ns, vtotal, vdisplay)) {
+        *frame_ns = DEFAULT_FRAME_NS;
+        *vtotal = DEFAULT_VTOTAL;
+        *vdisplay = DEFAULT_VDISPLAY;
     }
+}
+
+/* Frames start at multiples of the frame period on the virtual clock;
+ * vblank begins vdisplay lines into a frame. */
+static void schedule_vblank(NVDevState *s, int head)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    uint64_t period, start, next;
+    uint32_t vtotal, vdisplay;
+
+    frame(s, head, &period, &vtotal, &vdisplay);
+    start = period * vdisplay / vtotal;
+    next = now - now % period + start;
+    if (next <= now) {
+        next += period;
+    }
+    timer_mod(s->vblank_timer[head], next);
+}
+
+static void nv_pcrtc_vblank(NVDevState *s, int head)
+{
+    s->pcrtc_intr[head] |= NV_PCRTC_INTR_VBLANK;
+    trace_nvdev_vblank(head);
     nvdev_update_irq(s);
+    schedule_vblank(s, head);
+}
+
+static void nv_pcrtc_vblank0(void *opaque)
+{
+    nv_pcrtc_vblank(opaque, 0);
+}
+
+static void nv_pcrtc_vblank1(void *opaque)
+{
+    nv_pcrtc_vblank(opaque, 1);
 }
 
 void nv_pcrtc_init(NVDevState *s)
 {
     int heads = (s->chip->caps & NV_CAP_TWO_HEADS) ? 2 : 1;
 
-    for (int head = 0; head < heads; head++) {
-        s->vblank_timer[head] = timer_new_ns(QEMU_CLOCK_VIRTUAL,
-                                             nv_pcrtc_vblank, s);
+    s->vblank_timer[0] = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_pcrtc_vblank0, s);
+    if (heads > 1) {
+        s->vblank_timer[1] = timer_new_ns(QEMU_CLOCK_VIRTUAL,
+                                          nv_pcrtc_vblank1, s);
     }
 }
 
 void nv_pcrtc_reset(NVDevState *s)
 {
-    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-
     memset(s->pcrtc_regs, 0, sizeof(s->pcrtc_regs));
     for (int head = 0; head < 2; head++) {
         s->pcrtc_intr[head] = 0;
         s->pcrtc_intr_en[head] = 0;
         if (s->vblank_timer[head]) {
-            timer_mod(s->vblank_timer[head],
-                      now - now % DEFAULT_FRAME_NS + DEFAULT_FRAME_NS);
+            schedule_vblank(s, head);
         }
     }
 }
 
 /* Current scanout line, and bit 16 while in vertical blanking. */
-static uint32_t nv_pcrtc_raster(NVDevState *s)
+static uint32_t nv_pcrtc_raster(NVDevState *s, int head)
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    uint32_t line = (now % DEFAULT_FRAME_NS) * DEFAULT_VTOTAL /
-                    DEFAULT_FRAME_NS;
+    uint64_t period;
+    uint32_t vtotal, vdisplay, line;
 
-    return line | (line >= DEFAULT_VDISPLAY ? 0x10000 : 0);
+    frame(s, head, &period, &vtotal, &vdisplay);
+    line = (now % period) * vtotal / period;
+    return line | (line >= vdisplay ? 0x10000 : 0);
 }
 
 static uint64_t nv_pcrtc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -82,7 +112,7 @@ static uint64_t nv_pcrtc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PCRTC_INTR_EN_0:
         return s->pcrtc_intr_en[head];
     case NV_PCRTC_RASTER:
-        return nv_pcrtc_raster(s);
+        return nv_pcrtc_raster(s, head);
     default:
         return nv_plain_read(s, s->pcrtc_regs[head], u, addr, unimp);
     }

@@ -25,7 +25,7 @@
 
 #define NV_PTIMER_INTR_ALARM    1u
 
-static uint32_t crystal_khz(NVDevState *s)
+uint32_t nv_crystal_khz(NVDevState *s)
 {
     uint32_t mask = (s->chip->caps & NV_CAP_CRYSTAL_27) ? 0x00400040 : 0x40;
 
@@ -45,7 +45,7 @@ uint64_t nv_ptimer_nvclk_khz(NVDevState *s)
     if (!m) {
         return 0;
     }
-    return (uint64_t)crystal_khz(s) * n / m >> p;
+    return (uint64_t)nv_crystal_khz(s) * n / m >> p;
 }
 
 /* TIME units per 10^6 ns: as a fraction mul / div. */

@@ -86,6 +86,42 @@ static void nv_get_resolution(VGACommonState *vga, int *pwidth, int *pheight)
                 (cr[NV_CIO_CRE_EBR_INDEX] & 0x04) << 9) + 1;
 }
 
+static unsigned bit(uint8_t v, int n)
+{
+    return (v >> n) & 1;
+}
+
+/*
+ * A head's frame: its programmed totals (dispnv04/crtc.c conventions) and
+ * its VPLL's pixel clock.  False while the head is not in an extended mode
+ * or its clock is not set up.
+ */
+bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
+                   uint32_t *vtotal, uint32_t *vdisplay)
+{
+    const uint8_t *cr = head ? s->crb : s->vga.cr;
+    uint32_t vpll = s->pramdac_regs[0][(head ? 0x520 : 0x508) >> 2];
+    uint32_t m = vpll & 0xff, n = (vpll >> 8) & 0xff, p = (vpll >> 16) & 7;
+    uint64_t khz, htotal;
+
+    if (!(cr[NV_CIO_CRE_PIXEL_INDEX] & 3) || !m || !n) {
+        return false;
+    }
+    khz = (uint64_t)nv_crystal_khz(s) * n / m >> p;
+    htotal = ((cr[0x00] | bit(cr[NV_CIO_CRE_HEB_INDEX], 0) << 8) + 5) * 8;
+    *vtotal = (cr[0x06] | bit(cr[0x07], 0) << 8 | bit(cr[0x07], 5) << 9 |
+               bit(cr[NV_CIO_CRE_LSR_INDEX], 0) << 10 |
+               bit(cr[NV_CIO_CRE_EBR_INDEX], 0) << 11) + 2;
+    *vdisplay = (cr[0x12] | bit(cr[0x07], 1) << 8 | bit(cr[0x07], 6) << 9 |
+                 bit(cr[NV_CIO_CRE_LSR_INDEX], 1) << 10 |
+                 bit(cr[NV_CIO_CRE_EBR_INDEX], 2) << 11) + 1;
+    if (!khz || *vdisplay >= *vtotal) {
+        return false;
+    }
+    *frame_ns = htotal * *vtotal * 1000000 / khz;
+    return *frame_ns > 0;
+}
+
 void nv_scanout_init(NVDevState *s)
 {
     VGACommonState *vga = &s->vga;

@@ -64,3 +64,29 @@ def test_unimplemented_reads_zero_and_are_flagged(device, tmp_path):
     assert flagged and flagged[0].unimp
     boot0 = [r for r in records if r.addr == 0 and r.dir == 'R']
     assert boot0 and not boot0[0].unimp and boot0[0].name == 'BOOT_0'
+
+
+def test_vblank_at_the_programmed_refresh(device):
+    """800x600 timings (htotal 1056, vtotal 628) at VPLL1 N=123 M=11 P=2
+    (40.025 MHz): vblank interrupts come at 60.35 Hz."""
+    crtc = {0x00: 0x7f, 0x01: 0x63, 0x06: 0x72, 0x07: 0xf0, 0x12: 0x57,
+            0x25: 0x00, 0x2d: 0x00, 0x41: 0x00, 0x28: 0x03}
+    with device() as d:
+        d.wr08(0x6013d4, 0x1f)
+        d.wr08(0x6013d5, 0x57)              # unlock the extended registers
+        for idx, val in crtc.items():
+            d.wr08(0x6013d4, idx)
+            d.wr08(0x6013d5, val)
+        d.wr32(0x680508, 123 << 8 | 11 | 2 << 16)
+        d.wr32(0x600140, 1)                 # PCRTC INTR_EN vblank
+        d.wr32(0x000140, 1)                 # PMC INTR_EN
+        d.clock_step(50_000_000)            # let the new frame rate settle
+        d.wr32(0x600100, 1)
+        count = 0
+        for _ in range(1000):               # one second, in 1 ms steps
+            d.clock_step(1_000_000)
+            if d.rd32(0x600100) & 1:
+                assert d.rd32(0x000100) & (1 << 24), 'PMC does not show CRTC0'
+                count += 1
+                d.wr32(0x600100, 1)
+        assert count in (60, 61), f'{count} vblanks in 1 s, want 60.35 Hz'

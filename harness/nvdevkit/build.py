@@ -4,6 +4,8 @@ guest kernel, the initramfs, the C tools and the board VBIOS images.
 Everything is built in the cache (paths.CACHE), keyed so that a second
 run rebuilds only what changed.
 """
+import contextlib
+import fcntl
 import glob
 import hashlib
 import os
@@ -386,31 +388,47 @@ def board_ini(board):
 
 
 def build_rom(board):
-    tools = build_tools()
-    rom = paths.cache('roms', f'{board}.rom')
-    os.makedirs(os.path.dirname(rom), exist_ok=True)
-    run([os.path.join(tools, 'nvbios'), 'build', board_ini(board), '-o', rom])
+    with build_lock():
+        tools = build_tools()
+        rom = paths.cache('roms', f'{board}.rom')
+        os.makedirs(os.path.dirname(rom), exist_ok=True)
+        run([os.path.join(tools, 'nvbios'), 'build', board_ini(board), '-o', rom])
     return rom
 
 
 # ---- everything -----------------------------------------------------------
 
+@contextlib.contextmanager
+def build_lock():
+    """One builder at a time per cache (a second `nvdev` waits)."""
+    os.makedirs(paths.CACHE, exist_ok=True)
+    with open(paths.cache('.build.lock'), 'w') as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            step('waiting for another nvdev build to finish')
+            fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
 def setup(force=False):
     start = time.monotonic()
-    ensure_packages()
-    build_tools()
-    qemu = build_qemu()
-    kernel, modroot = build_kernel()
-    initrd = initramfs.build(modroot)
+    with build_lock():
+        ensure_packages()
+        build_tools()
+        qemu = build_qemu()
+        kernel, modroot = build_kernel()
+        initrd = initramfs.build(modroot)
     step(f'setup complete in {time.monotonic() - start:.0f} s')
     return qemu, kernel, initrd
 
 
 def ensure_built():
     """What `run` needs, building only what is missing or changed."""
-    if missing_packages():
-        ensure_packages()
-    qemu = build_qemu()
-    kernel, modroot = build_kernel()
-    initrd = initramfs.build(modroot)
+    with build_lock():
+        if missing_packages():
+            ensure_packages()
+        qemu = build_qemu()
+        kernel, modroot = build_kernel()
+        initrd = initramfs.build(modroot)
     return qemu, kernel, initrd

@@ -5,7 +5,7 @@ import subprocess
 import sys
 import time
 
-from . import boot, build, paths, report, trace
+from . import boot, build, decode, paths, replay, report, trace, tracediff
 
 
 def cmd_setup(args):
@@ -34,8 +34,9 @@ def cmd_test(args):
         return rc
     step('pytest tests/')
     env = dict(os.environ, PYTHONPATH=paths.repo('harness'))
-    rc = subprocess.run([sys.executable, '-m', 'pytest', paths.repo('tests')]
-                        + args.pytest_args, env=env).returncode
+    targets = args.pytest_args or [paths.repo('tests')]
+    rc = subprocess.run([sys.executable, '-m', 'pytest'] + targets,
+                        env=env, cwd=paths.REPO).returncode
     if rc == 5:                  # no tests collected is not a failure
         return 0
     return rc
@@ -43,7 +44,23 @@ def cmd_test(args):
 
 def cmd_trace(args):
     if args.action == 'stats':
-        print(trace.format_stats(args.file))
+        print(trace.format_stats(args.files[0]))
+    elif args.action == 'decode':
+        print(decode.decode(args.files[0], raw=args.raw))
+    elif args.action == 'replay':
+        rom = build.build_rom(args.board)
+        n, mismatch, secs = replay.replay(args.files[0], rom)
+        if mismatch:
+            print(replay.describe(args.files[0], mismatch))
+            return 1
+        print(f'replayed {n} accesses in {secs:.2f} s ({n / secs:.0f}/s): '
+              'every read matched')
+    elif args.action == 'diff':
+        if len(args.files) != 2:
+            raise SystemExit('nvdev trace diff A B')
+        equal, text = tracediff.diff(*args.files)
+        print(text)
+        return 0 if equal else 1
     return 0
 
 
@@ -67,8 +84,11 @@ def main(argv=None):
     t.add_argument('pytest_args', nargs='*')
 
     tr = sub.add_parser('trace', help='register trace tools')
-    tr.add_argument('action', choices=['stats'])
-    tr.add_argument('file')
+    tr.add_argument('action', choices=['stats', 'decode', 'diff', 'replay'])
+    tr.add_argument('--board', default=paths.DEFAULT_BOARD, choices=paths.boards(),
+                    help='replay: the board the trace was taken on')
+    tr.add_argument('files', nargs='+')
+    tr.add_argument('--raw', action='store_true', help='decode: show index writes')
 
     args = p.parse_args(argv)
     return {'setup': cmd_setup, 'run': cmd_run, 'test': cmd_test,

@@ -78,7 +78,7 @@ def bound_driver(boot, vendor='0x10de'):
 def problems(boot):
     """Kernel warnings, oopses and driver errors."""
     kernel = re.compile(r'WARNING:|BUG:|Oops:|Call Trace|general protection')
-    driver = re.compile(r'\berror\b|failed|unable to|timeout|timed out', re.I)
+    driver = re.compile(r'\berror\b|failed|unable to|timeout|timed out|lockup', re.I)
     return [l for l in lines(boot)
             if not l.startswith(('Command line', 'Kernel command line'))
             and (kernel.search(l) or driver.search(l))]

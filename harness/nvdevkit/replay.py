@@ -1,0 +1,91 @@
+"""`nvdev trace replay FILE --board B`: drive a trace's accesses into a
+fresh device over qtest (QEMU's python/qemu QEMUQtestMachine) and check
+that every read returns the traced value.
+
+Virtual time is stepped to each record's time before its access, so time
+dependent registers (PTIMER, RASTER, vblank status) read as they did.
+Commands are sent in batches on the qtest socket and their answers read
+back in order."""
+import time
+
+from . import build, decode, qtest, trace
+
+BATCH = 8192
+OPS = {('R', 1): 'readb', ('R', 2): 'readw', ('R', 4): 'readl',
+       ('W', 1): 'writeb', ('W', 2): 'writew', ('W', 4): 'writel'}
+IO_OPS = {('R', 1): 'inb', ('R', 2): 'inw', ('W', 1): 'outb', ('W', 2): 'outw'}
+
+
+class Mismatch:
+    def __init__(self, record, got):
+        self.record, self.got = record, got
+
+
+def commands(records):
+    """(qtest command, record or None) in order: clock steps and accesses."""
+    now = 0
+    for r in records:
+        if r.space not in ('mmio', 'io'):
+            continue                # I2C records are the device's own doing
+        if r.time > now:
+            yield f'clock_step {r.time - now}', None
+            now = r.time
+        if r.space == 'mmio':
+            op, addr = OPS[(r.dir, r.width)], qtest.BAR0 + r.addr
+        else:
+            op, addr = IO_OPS[(r.dir, r.width)], r.addr
+        if r.dir == 'W':
+            yield f'{op} {addr:#x} {r.value:#x}', r
+        else:
+            yield f'{op} {addr:#x}', r
+
+
+def device_props(header):
+    """What was plugged in when the trace was taken (from its header)."""
+    f = decode.header_fields(header)
+    return ','.join(f'{k}={f[k]}' for k in ('monitor0', 'tv') if k in f)
+
+
+def replay(path, board_rom, props=None, qemu=None, limit=None):
+    """(number of accesses replayed, first Mismatch or None, seconds)."""
+    header, records = trace.read(path)
+    if props is None:
+        props = device_props(header)
+    if limit:
+        records = records[:limit]
+    qemu = qemu or build.build_qemu()
+    cmds = list(commands(records))
+    accesses = sum(1 for _, r in cmds if r is not None)
+    with qtest.NVDevQtest(qemu, board_rom, props) as dev:
+        proto = dev.vm._qtest
+        start = time.monotonic()
+        mismatch = None
+        for i in range(0, len(cmds), BATCH):
+            batch = cmds[i:i + BATCH]
+            proto._sock.sendall(''.join(c + '\n' for c, _ in batch).encode())
+            # read every answer of the batch, even after a mismatch, so
+            # QEMU is never left blocked on a full socket
+            for c, r in batch:
+                resp = proto._sockfile.readline().split()
+                if not resp or resp[0] != 'OK':
+                    raise RuntimeError(f'qtest: {c!r} -> {resp}')
+                if mismatch is None and r is not None and r.dir == 'R':
+                    got = int(resp[1], 0)
+                    if got != r.value:
+                        mismatch = Mismatch(r, got)
+            if mismatch:
+                break
+        elapsed = time.monotonic() - start
+    return accesses, mismatch, elapsed
+
+
+def describe(path, mismatch):
+    header, records = trace.read(path)
+    d = decode.Decoder(header)
+    r = mismatch.record
+    for prev in records:            # index registers: the state up to r
+        if prev.seq >= r.seq:
+            break
+        d.line(prev)
+    return (f'first mismatch at seq {r.seq} (t={r.time} ns): '
+            f'{d.line(r) or r} but the device read 0x{mismatch.got:0{r.width * 2}x}')
