@@ -60,11 +60,15 @@ class Boot:
 
 def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
                  memory=256, extra=(), props=None, interactive=False):
+    """The command line; @rom None boots QEMU's own -device VGA instead
+    (for comparisons with bochs-drm)."""
     dev = f'nvdev,id=nvdev0,vbios={rom}'
     for k, v in sorted((props or {}).items()):
         dev += f',{k}={v}'
     if trace:
         dev += f',trace={os.path.join(outdir, "trace.txt")}'
+    if rom is None:
+        dev = 'VGA'
     append = ('console=tty0 console=ttyS0 panic=-1 oops=panic loglevel=7 '
               'nouveau.debug=bios=debug ' + cmdline).strip()
     return [
@@ -140,14 +144,14 @@ def _serve(proc, outdir, timeout):
 
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
          outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None,
-         props=None, screendumps=False):
+         props=None, screendumps=False, vga=False):
     """Boot @board with @driver; @props are nvdev device properties
     (what is plugged in, e.g. {'monitor0': 'none'}).  With @screendumps the
     guest may ask for PNGs of the screen (nvdev.screendump=1); virtual time
     then depends on how fast the host answers, so such a boot's trace is
     not reproducible."""
     qemu, kernel, initrd = built or build.ensure_built()
-    rom = build.build_rom(board)
+    rom = None if vga else build.build_rom(board)
     if outdir is None:
         outdir = paths.cache('runs', f'{board}-{driver}-{time.strftime("%Y%m%d-%H%M%S")}')
     os.makedirs(outdir, exist_ok=True)
@@ -158,8 +162,8 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
     if screendumps:
         cmdline += ' nvdev.screendump=1'
     cmd = qemu_command(qemu, kernel, initrd, rom, outdir,
-                       f'nvdev.driver={driver} {cmdline}', trace, props=props,
-                       interactive=screendumps)
+                       f'nvdev.driver={driver} {cmdline}', trace and not vga,
+                       props=props, interactive=screendumps)
     with open(os.path.join(outdir, 'command'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     start = time.monotonic()

@@ -55,12 +55,22 @@ def cmd_trace(args):
             return 1
         print(f'replayed {n} accesses in {secs:.2f} s ({n / secs:.0f}/s): '
               'every read matched')
+    elif args.action == 'bless':
+        from . import golden
+        for board in args.files:
+            print(f'blessed {golden.bless(board)}')
     elif args.action == 'diff':
         if len(args.files) != 2:
             raise SystemExit('nvdev trace diff A B')
         equal, text = tracediff.diff(*args.files)
         print(text)
         return 0 if equal else 1
+    return 0
+
+
+def cmd_bench(args):
+    from . import bench
+    print({'boot': bench.bench_boot, 'trace': bench.bench_trace}[args.what](args.runs))
     return 0
 
 
@@ -84,12 +94,17 @@ def main(argv=None):
     t.add_argument('pytest_args', nargs='*')
 
     tr = sub.add_parser('trace', help='register trace tools')
-    tr.add_argument('action', choices=['stats', 'decode', 'diff', 'replay'])
+    tr.add_argument('action', choices=['stats', 'decode', 'diff', 'replay', 'bless'],
+                    help='bless BOARD…: write tests/golden/BOARD.trace.gz anew')
     tr.add_argument('--board', default=paths.DEFAULT_BOARD, choices=paths.boards(),
                     help='replay: the board the trace was taken on')
     tr.add_argument('files', nargs='+')
     tr.add_argument('--raw', action='store_true', help='decode: show index writes')
 
+    be = sub.add_parser('bench', help='benchmarks, reported as side-by-side ratios')
+    be.add_argument('what', choices=['boot', 'trace'])
+    be.add_argument('--runs', type=int, default=3)
+
     args = p.parse_args(argv)
     return {'setup': cmd_setup, 'run': cmd_run, 'test': cmd_test,
-            'trace': cmd_trace}[args.cmd](args)
+            'trace': cmd_trace, 'bench': cmd_bench}[args.cmd](args)

@@ -6,6 +6,7 @@ DIR is R or W, SPACE mmio (BAR0 offset) or io (port), NAME '-' when the
 register has no name in regdb/nv.regdb.
 """
 import collections
+import gzip
 
 
 class Access(collections.namedtuple('Access', 'seq time dir width space addr '
@@ -24,7 +25,8 @@ def read(path, marks=None):
     sequence number the mark stands before."""
     header = None
     records = []
-    with open(path) as f:
+    opener = gzip.open if str(path).endswith('.gz') else open
+    with opener(path, 'rt') as f:
         for line in f:
             if line.startswith('# mark '):
                 if marks is not None:

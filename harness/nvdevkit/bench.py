@@ -1,0 +1,76 @@
+"""Benchmarks, measured side by side in one run and reported as ratios.
+
+  boot   nv11 + nouveau against QEMU's -device VGA + bochs-drm, same kernel
+         and initramfs: host seconds from launch to the guest's report (the
+         guest stops right after its first modeset), and guest (virtual)
+         seconds to the fbdev modeset line
+  trace  nv11 boots with the register trace on and off; then replay
+         throughput of the traced boot over qtest
+Runs alternate between the two sides so machine noise hits both alike."""
+import re
+import statistics
+import tempfile
+import time
+
+from . import boot, build, replay
+
+FB_LINE = re.compile(r'^\[\s*(\d+\.\d+)\].*(nouveaudrmfb|bochs-drmdrmfb|bochsdrmfb).*frame buffer device')
+
+
+def first_modeset_s(b):
+    for l in b.dmesg:
+        m = FB_LINE.match(l)
+        if m:
+            return float(m.group(1))
+    return None
+
+
+def _boots(built, runs, **kw):
+    out = []
+    for _ in range(runs):
+        d = tempfile.mkdtemp(prefix='nvdev-bench-')
+        b = boot.boot(outdir=d, built=built, **kw)
+        if b.report is None:
+            raise SystemExit(f'nvdev bench: a boot did not report ({d})')
+        out.append(b)
+    return out
+
+
+def bench_boot(runs=3):
+    built = build.ensure_built()
+    nv, vga = [], []
+    for _ in range(runs):
+        nv += _boots(built, 1, driver='nouveau', cmdline='nouveau.noaccel=1', trace=False)
+        vga += _boots(built, 1, driver='bochs', vga=True)
+    rows = []
+    for name, bs in (('nv11 + nouveau', nv), ('VGA + bochs-drm', vga)):
+        host = statistics.median(b.elapsed for b in bs)
+        guest = [first_modeset_s(b) for b in bs]
+        if None in guest:
+            raise SystemExit(f'nvdev bench: {name}: no fbdev modeset in dmesg')
+        rows.append((name, host, statistics.median(guest)))
+    out = [f'{"":<18} {"host s to report":>17} {"guest s to modeset":>19}  ({runs} runs each, median)']
+    for name, host, guest in rows:
+        out.append(f'{name:<18} {host:>17.2f} {guest:>19.3f}')
+    out.append(f'ratio nv11/VGA: host {rows[0][1] / rows[1][1]:.2f}x, '
+               f'guest {rows[0][2] / rows[1][2]:.2f}x')
+    return '\n'.join(out)
+
+
+def bench_trace(runs=3):
+    built = build.ensure_built()
+    on, off = [], []
+    for _ in range(runs):
+        on += _boots(built, 1, cmdline='nouveau.noaccel=1', trace=True)
+        off += _boots(built, 1, cmdline='nouveau.noaccel=1', trace=False)
+    t_on = statistics.median(b.elapsed for b in on)
+    t_off = statistics.median(b.elapsed for b in off)
+    rom = build.build_rom(on[0].board)
+    n, mismatch, secs = replay.replay(on[0].trace_path, rom, qemu=built[0])
+    if mismatch:
+        raise SystemExit('nvdev bench: ' + replay.describe(on[0].trace_path, mismatch))
+    return '\n'.join([
+        f'boot with trace {t_on:.2f} s, without {t_off:.2f} s '
+        f'({runs} runs each, median): tracing costs {(t_on / t_off - 1) * 100:+.1f} %',
+        f'replay: {n} accesses in {secs:.2f} s = {n / secs:,.0f} accesses/s '
+        '(every read matched)'])
