@@ -200,11 +200,16 @@ static void nvdev_region_write(void *opaque, hwaddr addr, uint64_t val,
     }
 }
 
+/*
+ * The CPU may issue 64-bit accesses (memset_io, memcpy_toio): on the bus
+ * they arrive as two 32-bit ones, which is what .valid 8 / .impl 4 makes
+ * QEMU's memory core deliver.
+ */
 static const MemoryRegionOps nvdev_region_ops = {
     .read = nvdev_region_read,
     .write = nvdev_region_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
     .impl = { .min_access_size = 1, .max_access_size = 4 },
 };
 
@@ -213,7 +218,7 @@ static const MemoryRegionOps nvdev_bytewise_ops = {
     .read = nvdev_region_read,
     .write = nvdev_region_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 4, .unaligned = true },
+    .valid = { .min_access_size = 1, .max_access_size = 8, .unaligned = true },
     .impl = { .min_access_size = 1, .max_access_size = 4, .unaligned = true },
 };
 
@@ -240,7 +245,7 @@ static const MemoryRegionOps nvdev_unassigned_ops = {
     .read = nvdev_unassigned_read,
     .write = nvdev_unassigned_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .valid = { .min_access_size = 1, .max_access_size = 8 },
     .impl = { .min_access_size = 1, .max_access_size = 4 },
 };
 

@@ -53,6 +53,18 @@ class Boot:
         body = text[begin + len('nvdev-report-begin'):end]
         return json.loads(body)
 
+    def mmiotrace(self):
+        """The guest's own mmiotrace (nvdev.mmiotrace=1), as a file path."""
+        text = self._read(self.report_path)
+        begin = text.find('nvdev-mmiotrace-begin\n')
+        end = text.find('nvdev-mmiotrace-end')
+        if begin < 0 or end < 0:
+            return None
+        path = os.path.join(self.outdir, 'mmiotrace.txt')
+        with open(path, 'w') as f:
+            f.write(text[begin + len('nvdev-mmiotrace-begin\n'):end])
+        return path
+
     @property
     def dmesg(self):
         return self.report['dmesg'] if self.report else []

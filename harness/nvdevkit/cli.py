@@ -55,6 +55,12 @@ def cmd_trace(args):
             return 1
         print(f'replayed {n} accesses in {secs:.2f} s ({n / secs:.0f}/s): '
               'every read matched')
+    elif args.action in ('export-mmiotrace', 'import-mmiotrace'):
+        from . import mmiotrace
+        if len(args.files) != 2:
+            raise SystemExit(f'nvdev trace {args.action} IN OUT')
+        fn = mmiotrace.export if args.action == 'export-mmiotrace' else mmiotrace.import_
+        print(f'{fn(*args.files)} BAR0 accesses written to {args.files[1]}')
     elif args.action == 'bless':
         from . import golden
         for board in args.files:
@@ -94,7 +100,8 @@ def main(argv=None):
     t.add_argument('pytest_args', nargs='*')
 
     tr = sub.add_parser('trace', help='register trace tools')
-    tr.add_argument('action', choices=['stats', 'decode', 'diff', 'replay', 'bless'],
+    tr.add_argument('action', choices=['stats', 'decode', 'diff', 'replay', 'bless',
+                             'export-mmiotrace', 'import-mmiotrace'],
                     help='bless BOARD…: write tests/golden/BOARD.trace.gz anew')
     tr.add_argument('--board', default=paths.DEFAULT_BOARD, choices=paths.boards(),
                     help='replay: the board the trace was taken on')

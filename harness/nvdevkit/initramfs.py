@@ -72,7 +72,8 @@ def _read(path):
 
 
 def build(modroot):
-    inputs = [INIT, BUSYBOX, os.path.join(modroot, '..', '.nvdev-built'), __file__]
+    # the modules' directory names the kernel build (version and config)
+    inputs = [INIT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__]
     if os.path.exists(MODETEST):
         inputs.append(MODETEST)
     out = paths.cache('initramfs', f'initramfs-{paths.digest(*inputs)}.cpio')
