@@ -42,17 +42,74 @@ static const NVUnit *const nv_units[] = {
 
 /* ---- register trace ---------------------------------------------------- */
 
+/* The hot path of tracing: format a record without printf. */
+static char *put_dec(char *p, uint64_t v)
+{
+    char tmp[20];
+    int n = 0;
+
+    do {
+        tmp[n++] = '0' + v % 10;
+        v /= 10;
+    } while (v);
+    while (n) {
+        *p++ = tmp[--n];
+    }
+    return p;
+}
+
+static char *put_hex(char *p, uint64_t v, int digits)
+{
+    static const char hex[] = "0123456789abcdef";
+
+    *p++ = '0';
+    *p++ = 'x';
+    for (int i = digits - 1; i >= 0; i--) {
+        *p++ = hex[(v >> (4 * i)) & 0xf];
+    }
+    return p;
+}
+
+static char *put_str(char *p, const char *str)
+{
+    size_t n = strlen(str);
+
+    memcpy(p, str, n);
+    return p + n;
+}
+
 void nvdev_trace_record(NVDevState *s, char dir, unsigned size,
                         const char *space, uint32_t addr, uint64_t val,
                         const char *unit, const char *name, bool unimp)
 {
+    char line[160], *p = line;
+
     if (!s->trace) {
         return;
     }
-    fprintf(s->trace, "%" PRIu64 " %" PRId64 " %c %u %s 0x%06x 0x%0*" PRIx64
-            " %s %s%s\n", s->trace_seq++,
-            qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL), dir, size, space, addr,
-            (int)size * 2, val, unit, name, unimp ? " unimp" : "");
+    /* "SEQ VTIME DIR WIDTH SPACE ADDR VALUE UNIT NAME [unimp]" */
+    p = put_dec(p, s->trace_seq++);
+    *p++ = ' ';
+    p = put_dec(p, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+    *p++ = ' ';
+    *p++ = dir;
+    *p++ = ' ';
+    *p++ = '0' + size;
+    *p++ = ' ';
+    p = put_str(p, space);
+    *p++ = ' ';
+    p = put_hex(p, addr, 6);
+    *p++ = ' ';
+    p = put_hex(p, val, size * 2);
+    *p++ = ' ';
+    p = put_str(p, unit);
+    *p++ = ' ';
+    p = put_str(p, name);
+    if (unimp) {
+        p = put_str(p, " unimp");
+    }
+    *p++ = '\n';
+    fwrite(line, 1, p - line, s->trace);
 }
 
 void nvdev_trace_access(NVDevState *s, char dir, unsigned size,

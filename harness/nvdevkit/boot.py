@@ -1,6 +1,7 @@
 """Boot a guest on a board: the QEMU command line, the run, its outputs."""
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -179,6 +180,8 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
     with open(os.path.join(outdir, 'command'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     start = time.monotonic()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu0 = usage.ru_utime + usage.ru_stime
     with open(os.path.join(outdir, 'qemu.stderr'), 'w') as err:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=err)
@@ -190,4 +193,7 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
             proc.kill()
             proc.wait()
             rc = 'timeout'
-    return Boot(outdir, board, driver, rc, time.monotonic() - start, props)
+    b = Boot(outdir, board, driver, rc, time.monotonic() - start, props)
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    b.cpu = usage.ru_utime + usage.ru_stime - cpu0     # QEMU's CPU seconds
+    return b

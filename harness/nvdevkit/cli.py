@@ -110,7 +110,7 @@ def main(argv=None):
 
     be = sub.add_parser('bench', help='benchmarks, reported as side-by-side ratios')
     be.add_argument('what', choices=['boot', 'trace'])
-    be.add_argument('--runs', type=int, default=3)
+    be.add_argument('--runs', type=int, default=5)
 
     args = p.parse_args(argv)
     return {'setup': cmd_setup, 'run': cmd_run, 'test': cmd_test,
