@@ -1,53 +1,63 @@
-"""Upstream nouveau (unmodified Linux 6.1) against the NV11 board: it binds,
+"""Upstream nouveau (unmodified Linux 6.1) against each board: it binds,
 identifies the chip and its memory, and takes the VBIOS from PROM."""
+import pytest
+
 from nvdevkit import report
 
+BOARDS = ['nv04', 'nv11-ch7006', 'nv17']
 BOARD = 'nv11-ch7006'
 
 
-def test_nouveau_binds(boot_board):
-    b = boot_board(BOARD)
+@pytest.mark.parametrize('board', BOARDS)
+def test_nouveau_binds(boot_board, board):
+    b = boot_board(board)
     assert report.bound_driver(b) == 'nouveau', \
         'nouveau did not bind to the 10de device:\n' + '\n'.join(report.driver_lines(b))
 
 
-def test_chipset_detected(boot_board, board_info):
-    b = boot_board(BOARD)
+@pytest.mark.parametrize('board', BOARDS)
+def test_chipset_detected(boot_board, board_info, board):
+    b = boot_board(board)
+    want = board_info(board).get('chipset')
     chip = report.chipset(b)
     assert chip is not None, 'nouveau logged no "NVIDIA NVxx" line'
-    assert chip[0] == 'NV11', f'nouveau detected {chip[0]}, board is an NV11'
-    assert chip[1] >> 20 == 0x011, f'BOOT_0 0x{chip[1]:08x} is not an NV11 one'
-    assert board_info(BOARD).vbios['device_id'] == 0x0110
+    assert chip[0] == want, f'nouveau detected {chip[0]}, board is an {want}'
+    assert board_info(board).vbios['device_id'] == board_info(board).num('device')
 
 
-def test_vram_size(boot_board, board_info):
-    b = boot_board(BOARD)
-    want = board_info(BOARD).num('vram_mb')
+@pytest.mark.parametrize('board', BOARDS)
+def test_vram_size(boot_board, board_info, board):
+    b = boot_board(board)
+    want = board_info(board).num('vram_mb')
     got = report.vram(b)
     assert got is not None, 'nouveau logged no "fb: N MiB" line'
     assert got[0] == want, f'nouveau sized VRAM as {got[0]} MiB, board has {want}'
-    assert got[1] == board_info(BOARD).get('ram_type').upper()
+    ram = {'sdram': 'SDRAM', 'ddr': 'DDR1', 'sgram': 'SGRAM'}[board_info(board).get('ram_type')]
+    assert got[1] == ram
 
 
-def test_vbios_from_prom_with_valid_checksum(boot_board, board_info):
-    b = boot_board(BOARD)
+@pytest.mark.parametrize('board', BOARDS)
+def test_vbios_from_prom_with_valid_checksum(boot_board, board_info, board):
+    b = boot_board(board)
     v = report.vbios(b)
     assert v['source'] == 'PROM', f'VBIOS taken from {v["source"]}, not PROM'
     assert v['checksum_ok'], f'PROM image scored {v["score"]} (4 = checksum ok)'
-    major, chip, minor, micro = board_info(BOARD).get('bios_version').split('.')
+    major, chip, minor, micro = board_info(board).get('bios_version').split('.')
     assert v['version'].startswith(f'{int(major, 16):02x}.{int(chip, 16):02x}.'
                                    f'{int(minor, 16):02x}.{int(micro, 16):02x}')
 
 
-def test_dcb_entries_as_the_board_declares(boot_board, board_info):
-    b = boot_board(BOARD)
+@pytest.mark.parametrize('board', BOARDS)
+def test_dcb_entries_as_the_board_declares(boot_board, board_info, board):
+    b = boot_board(board)
     want = [(i, e['conn'], e['conf'])
-            for i, e in enumerate(board_info(BOARD).vbios['dcb']['entries'])]
+            for i, e in enumerate(board_info(board).vbios['dcb']['entries'])]
     assert report.dcb(b) == want
 
 
-def test_no_kernel_warnings(boot_board):
-    b = boot_board(BOARD)
+@pytest.mark.parametrize('board', BOARDS)
+def test_no_kernel_warnings(boot_board, board):
+    b = boot_board(board)
     bad = [l for l in report.lines(b)
            if any(k in l for k in ('WARNING:', 'BUG:', 'Oops:', 'Call Trace'))]
     assert not bad, '\n'.join(bad)

@@ -8,6 +8,7 @@
  *   0x00a0  PCI data structure ("PCIR")
  *   0x0100  BMP structure
  *   0x0200  DCB, followed by its I2C table
+ *   0x03c0  init script table (BMP 5.10 and later: BMP +75 points here)
  *   0x0400  init scripts
  * The last byte of the image is adjusted so that the image sums to zero.
  *
@@ -22,8 +23,9 @@
 #define OFF_PCIR    0x00a0
 #define OFF_BMP     0x0100
 #define OFF_DCB     0x0200
+#define OFF_SCRIPT_TABLE 0x03c0
 #define OFF_SCRIPTS 0x0400
-#define END_DCB     OFF_SCRIPTS
+#define END_DCB     OFF_SCRIPT_TABLE
 
 typedef struct Builder {
     uint8_t *rom;
@@ -440,8 +442,17 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
     if (chip) {
         put8(&b, OFF_BMP + 12, chip);
     }
-    put16(&b, OFF_BMP + 18, scripts[0]);
-    put16(&b, OFF_BMP + 20, scripts[1]);
+    if (bmp >= 0x0510) {
+        /* the init table at +75: script table pointer first (then macro,
+         * condition and function tables, none here) */
+        put16(&b, OFF_BMP + 75, OFF_SCRIPT_TABLE);
+        for (int i = 0; i < nscripts; i++) {
+            put16(&b, OFF_SCRIPT_TABLE + 2 * i, scripts[i]);
+        }
+    } else {
+        put16(&b, OFF_BMP + 18, scripts[0]);
+        put16(&b, OFF_BMP + 20, scripts[1]);
+    }
     put8(&b, OFF_BMP + 54, i2c_crt);
     put8(&b, OFF_BMP + 55, i2c_tv);
     put8(&b, OFF_BMP + 56, i2c_panel);

@@ -189,6 +189,34 @@ static bool parse_bmp(NVBios *b, GError **errp)
         b->i2c_panel = rd08(b, o + 56);
     }
 
+    if (b->bmp_major == 5 && b->bmp_minor >= 0x10) {
+        /* From 5.10, +75 starts the init table (14 bytes) whose first word
+         * points at a zero-terminated list of script pointers. */
+        uint32_t tbl;
+
+        if (!have(b, o, 89)) {
+            FAIL(NVBIOS_ERR_TRUNCATED, "BMP 5.%02x at 0x%x: structure truncated",
+                 b->bmp_minor, o);
+        }
+        tbl = rd16(b, o + 75);
+        for (unsigned i = 0; tbl && i < NVBIOS_MAX_SCRIPTS; i++) {
+            uint16_t p;
+            if (!have(b, tbl + 2 * i, 2) || tbl + 2 * i + 2 > b->image_size) {
+                FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x runs past "
+                     "the image", tbl);
+            }
+            p = rd16(b, tbl + 2 * i);
+            if (!p) {
+                break;
+            }
+            if (p >= b->image_size) {
+                FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x: script "
+                     "%u pointer 0x%04x is outside the image", tbl, i, p);
+            }
+            b->scripts[b->n_scripts++] = p;
+        }
+    }
+
     /* Before 5.10 the two legacy script pointers are direct. */
     if (b->bmp_major < 5 || b->bmp_minor < 0x10) {
         uint32_t tbl = o + (b->bmp_major < 2 ? 14 : 18);

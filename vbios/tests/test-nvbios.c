@@ -60,6 +60,29 @@ static void test_nv11_roundtrip(void)
     g_byte_array_unref(rom);
 }
 
+/* Every board builds, parses and names its chip; BMP 5.10 boards find
+ * their scripts through the init table. */
+static void test_all_boards(void)
+{
+    static const struct { const char *ini; uint16_t dev; uint8_t minor; } boards[] = {
+        { "nv04.ini", 0x0020, 0x06 },
+        { "nv11-ch7006.ini", 0x0110, 0x06 },
+        { "nv17.ini", 0x0171, 0x10 },
+    };
+    for (size_t i = 0; i < G_N_ELEMENTS(boards); i++) {
+        GByteArray *rom = build_board(boards[i].ini);
+        GError *err = NULL;
+        NVBios b;
+        g_assert_true(nvbios_parse(&b, rom->data, rom->len, &err));
+        g_assert_no_error(err);
+        g_assert_cmphex(b.device_id, ==, boards[i].dev);
+        g_assert_cmphex(b.bmp_minor, ==, boards[i].minor);
+        g_assert_cmpuint(b.n_scripts, ==, 1);
+        g_assert_cmphex(b.data[b.scripts[0]], ==, 0x7a);
+        g_byte_array_unref(rom);
+    }
+}
+
 /* Damage an image and expect an error of @code whose text has @needle. */
 static void expect_error(void (*damage)(GByteArray *), int code,
                          const char *needle)
@@ -137,6 +160,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/nvbios/nv11/roundtrip", test_nv11_roundtrip);
     g_test_add_func("/nvbios/errors", test_errors);
+    g_test_add_func("/nvbios/boards", test_all_boards);
     g_test_add_func("/nvbios/build-errors", test_build_errors);
     return g_test_run();
 }
