@@ -11,6 +11,7 @@
 #define PFB10 NV_CAP_PFB_NV10
 #define HEADS NV_CAP_TWO_HEADS
 #define XTAL27 NV_CAP_CRYSTAL_27
+#define DAC17 NV_CAP_NV17_DAC
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM */
@@ -19,9 +20,9 @@ static const NVChipset nv_chipsets[] = {
     { "NV10", 0x10, NV_10, 0x010000a1, 0x0100, 0x0103, PFB10,                  32 },
     { "NV11", 0x11, NV_11, 0x011000a1, 0x0110, 0x0113, PFB10 | HEADS,          32 },
     { "NV15", 0x15, NV_10, 0x015000a1, 0x0150, 0x0153, PFB10,                  32 },
-    { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27, 64 },
-    { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27, 64 },
-    { "NV34", 0x34, NV_30, 0x034000a1, 0x0320, 0x032f, PFB10 | HEADS | XTAL27, 128 },
+    { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
+    { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
+    { "NV34", 0x34, NV_30, 0x034000a1, 0x0320, 0x032f, PFB10 | HEADS | XTAL27 | DAC17, 128 },
 };
 
 const NVChipset *nv_chipset_by_pci_id(uint16_t id)

@@ -37,6 +37,7 @@ typedef enum {
 #define NV_CAP_PFB_NV04     (1u << 1)   /* RAM size in PFB_BOOT_0 straps */
 #define NV_CAP_PFB_NV10     (1u << 2)   /* RAM size in 0x10020c */
 #define NV_CAP_CRYSTAL_27   (1u << 3)   /* strap bit 22 selects 27/25 MHz */
+#define NV_CAP_NV17_DAC     (1u << 4)   /* test-point load sense (SENSEB) */
 
 typedef struct NVChipset {
     const char *name;

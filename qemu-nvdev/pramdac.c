@@ -24,10 +24,66 @@ void nv_pramdac_reset(NVDevState *s)
     }
 }
 
+/*
+ * NV17-style DAC load detection (dispnv04/dac.c nv17_dac_sample_load): the
+ * driver has a head insert a test point (TESTPOINT_DATA with NOTBLANK,
+ * TEST_CONTROL TP_INS_EN) and reads the DAC's TEST_CONTROL: SENSEB_ALLHI
+ * is set while the powered DAC drives a terminated (monitor) load at a
+ * level above the comparators' threshold on all three channels.  DAC A
+ * (TEST_CONTROL at 0x608) is the CRT output; DAC B (0x670) has no load.
+ */
+#define NV_PRAMDAC_TEST_CONTROL         0x608
+#define NV_PRAMDAC_TEST_CONTROL_DAC2    0x670
+#define TEST_CONTROL_TP_INS_EN          (1u << 12)
+#define TEST_CONTROL_PWRDWN_DAC_OFF     (1u << 16)
+#define TEST_CONTROL_SENSEB_ALLHI       (1u << 28)
+#define NV_PRAMDAC_TESTPOINT_DATA       0x610
+#define TESTPOINT_DATA_NOTBLANK         (8u << 28)
+#define SENSE_LEVEL                     0x100   /* of 10-bit channels */
+
+static bool test_point_high(NVDevState *s, int head)
+{
+    uint32_t ctl = s->pramdac_regs[head][NV_PRAMDAC_TEST_CONTROL >> 2];
+    uint32_t tp = s->pramdac_regs[head][NV_PRAMDAC_TESTPOINT_DATA >> 2];
+
+    if (!(ctl & TEST_CONTROL_TP_INS_EN) || !(tp & TESTPOINT_DATA_NOTBLANK)) {
+        return false;
+    }
+    for (int ch = 0; ch < 3; ch++) {
+        if (((tp >> (10 * ch)) & 0x3ff) < SENSE_LEVEL) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static uint32_t nv17_dac_sense(NVDevState *s, hwaddr addr, uint32_t val)
+{
+    bool load = addr == NV_PRAMDAC_TEST_CONTROL &&
+                strcmp(s->monitor, "none") != 0;
+    bool powered = !(val & TEST_CONTROL_PWRDWN_DAC_OFF);
+    bool driven = test_point_high(s, 0) ||
+                  ((s->chip->caps & NV_CAP_TWO_HEADS) && test_point_high(s, 1));
+
+    val &= ~TEST_CONTROL_SENSEB_ALLHI;
+    if (load && powered && driven) {
+        val |= TEST_CONTROL_SENSEB_ALLHI;
+    }
+    return val;
+}
+
 static uint64_t nv_pramdac_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                                 unsigned size, bool *unimp)
 {
-    return nv_plain_read(s, s->pramdac_regs[u->instance], u, addr, unimp);
+    uint64_t val = nv_plain_read(s, s->pramdac_regs[u->instance], u, addr,
+                                 unimp);
+
+    if (u->instance == 0 && (s->chip->caps & NV_CAP_NV17_DAC) &&
+        (addr == NV_PRAMDAC_TEST_CONTROL ||
+         addr == NV_PRAMDAC_TEST_CONTROL_DAC2)) {
+        val = nv17_dac_sense(s, addr, val);
+    }
+    return val;
 }
 
 static void nv_pramdac_write(NVDevState *s, const NVUnit *u, hwaddr addr,

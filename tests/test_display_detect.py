@@ -14,11 +14,12 @@ def vga(b):
     return conns[0]
 
 
+@pytest.mark.parametrize('board', ['nv04', 'nv11-ch7006', 'nv17'])
 @pytest.mark.parametrize('monitor,status', [
     ('default', 'connected'), ('noddc', 'connected'), ('none', 'disconnected')])
-def test_connector_status(boot_board, monitor, status):
-    c = vga(boot_board(BOARD, monitor0=monitor))
-    assert c['status'] == status, f'monitor0={monitor}: VGA-1 is {c["status"]}'
+def test_connector_status(boot_board, board, monitor, status):
+    c = vga(boot_board(board, monitor0=monitor))
+    assert c['status'] == status, f'{board} monitor0={monitor}: VGA-1 is {c["status"]}'
 
 
 def test_edid_modes_over_ddc(boot_board):
@@ -48,3 +49,15 @@ def test_nothing_attached_fails_load_detection(boot_board):
     assert sense, 'nouveau never sampled the DAC sense bit'
     assert any(not r.value & 0x10 for r in sense), 'sense never went low'
     assert report.bound_driver(b) == 'nouveau'
+
+
+def test_nv17_load_detection_uses_the_test_point(boot_board):
+    """NV17: the driver inserts a test point and reads SENSEB_ALLHI."""
+    b = boot_board('nv17', monitor0='noddc')
+    _, records = trace.read(b.trace_path)
+    sense = [r for r in records if r.addr == 0x680608 and r.dir == 'R'
+             and r.value & (1 << 28)]
+    assert sense, 'SENSEB_ALLHI never read high on DAC A'
+    tp = [r for r in records if r.addr in (0x680610, 0x682610) and r.dir == 'W'
+          and r.value & (8 << 28)]
+    assert tp, 'no NOTBLANK test point was inserted'
