@@ -72,7 +72,7 @@ static char *put_hex(char *p, uint64_t v, int digits)
 
 static char *put_str(char *p, const char *str)
 {
-    size_t n = strlen(str);
+    size_t n = strnlen(str, 40);    /* regdb names are short; stay bounded */
 
     memcpy(p, str, n);
     return p + n;
@@ -352,6 +352,12 @@ void nvdev_update_irq(NVDevState *s)
                  ((s->pmc_intr_en & 2) && (intr & 0x80000000));
 
     trace_nvdev_irq(intr, s->pmc_intr_en, level);
+    if (level != s->irq_level) {
+        /* an edge of the interrupt line: ADDR is the new level, VALUE the
+         * PMC INTR_0 summary that caused it */
+        nvdev_trace_record(s, 'I', 4, "irq", level, intr, "PMC", "INTR", false);
+        s->irq_level = level;
+    }
     pci_set_irq(PCI_DEVICE(s), level);
 }
 
@@ -589,6 +595,7 @@ static const VMStateDescription vmstate_nvdev = {
         VMSTATE_UINT32(pmc_intr_en, NVDevState),
         VMSTATE_UINT32(pmc_enable, NVDevState),
         VMSTATE_UINT32(pmc_boot1, NVDevState),
+        VMSTATE_BOOL(irq_level, NVDevState),
         VMSTATE_UINT32(pbus_intr, NVDevState),
         VMSTATE_UINT32(pbus_intr_en, NVDevState),
         VMSTATE_UINT32_ARRAY(pbus_regs, NVDevState, NV_PLAIN_WORDS),

@@ -131,6 +131,7 @@ typedef struct NVDevState {
     uint32_t pmc_intr_en;
     uint32_t pmc_enable;
     uint32_t pmc_boot1;
+    bool irq_level;             /* the PCI INTx line as last driven */
 
     /* PTIMER */
     QEMUTimer *ptimer_alarm;

@@ -52,6 +52,11 @@ static void nv_pcrtc_vblank(NVDevState *s, int head)
 {
     s->pcrtc_intr[head] |= NV_PCRTC_INTR_VBLANK;
     trace_nvdev_vblank(head);
+    if (s->pcrtc_intr_en[head]) {
+        /* only while the driver listens: an idle head's frames are noise */
+        nvdev_trace_record(s, 'V', 4, "vblank", head, s->pcrtc_intr[head],
+                           head ? "PCRTC1" : "PCRTC0", "VBLANK", false);
+    }
     nvdev_update_irq(s);
     schedule_vblank(s, head);
 }

@@ -89,3 +89,18 @@ def test_alarm_interrupt(device):
         assert d.rd32(PMC_INTR_0) & (1 << 20), 'PMC does not show PTIMER pending'
         d.wr32(INTR_0, 1)
         assert d.rd32(INTR_0) == 0 and not d.rd32(PMC_INTR_0) & (1 << 20)
+
+
+def test_interrupt_edges_in_the_trace(device, tmp_path):
+    from nvdevkit import trace
+    with device(trace=True) as d:
+        d.wr32(NUMERATOR, 217)
+        d.wr32(DENOMINATOR, 39)
+        d.wr32(INTR_EN_0, 1)
+        d.wr32(PMC_INTR_EN_0, 1)
+        d.wr32(ALARM_0, (read_time(d) + 100_000) & 0xffffffff)
+        d.clock_step(200_000)
+        d.wr32(INTR_0, 1)
+    _, records = trace.read(str(tmp_path / 'trace.txt'))
+    edges = [(r.addr, r.value) for r in records if r.space == 'irq']
+    assert edges[:2] == [(1, 1 << 20), (0, 0)], edges

@@ -51,6 +51,10 @@ class Decoder:
                 text = f'{where} {kind}{idx:02X} {reg.name if reg else "?"}'
                 fields = reg.decode(r.value) if reg and reg.fields else ''
                 return f'{text} {arrow} {val}' + (f' ({fields})' if fields else '')
+        if r.space == 'irq':
+            return f'IRQ line {"raised" if r.addr else "lowered"} (PMC INTR_0 0x{r.value:08x})'
+        if r.space == 'vblank':
+            return f'VBLANK head {r.addr}'
         if r.space == 'i2c':
             reg = self.db.i2c.get(r.unit, {}).get(r.addr & 0xff)
             text = f'{r.unit} {reg.name if reg else f"0x{r.addr & 0xff:02x}"}'

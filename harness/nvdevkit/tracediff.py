@@ -1,7 +1,8 @@
 """`nvdev trace diff A B`: compare two traces after normalising what
 legitimately varies between runs, and show the first real divergence.
 
-Normalisation: sequence numbers and times are ignored; reads of the
+Normalisation: sequence numbers and times are ignored, and so are
+interrupt and vblank events; reads of the
 PTIMER counter and of free-running status registers (raster position,
 VGA input status) are dropped; a run of identical accesses (a polling
 loop) counts once, however long it ran."""
@@ -23,6 +24,9 @@ def key(r):
 def normalise(records):
     out = []
     for r in records:
+        if r.space in ('irq', 'vblank'):
+            continue                # when they come depends on timing
+
         if r.dir == 'R' and ((r.space == 'mmio' and r.addr in VOLATILE_READS) or
                              (r.space == 'io' and r.addr in VOLATILE_IO)):
             continue
