@@ -4,7 +4,7 @@ import pytest
 
 from nvdevkit import report
 
-BOARDS = ['nv04', 'nv11-ch7006', 'nv17']
+BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34']
 BOARD = 'nv11-ch7006'
 
 
@@ -76,3 +76,20 @@ def test_trace_shows_the_vbios_read_from_prom(boot_board):
     enable = [r for r in records if r.addr == 0x001850 and r.dir == 'W'
               and r.seq < first_prom and not r.value & 1]
     assert enable, 'PROM was read without clearing the ROM shadow bit first'
+
+
+# What nouveau says when it does not like a VBIOS table.  (On NV04 nvkm
+# always warns "DCB table not found": it ignores the DCB on that chip.)
+VBIOS_COMPLAINTS = ('unknown i2c type', 'DCB version', 'DCB header validation',
+                    'Unknown LVDS', 'Do not understand', 'unsupported BMP',
+                    'Bad BMP', 'BIT i table', 'pll limits', 'init failed',
+                    'Unknown opcode', 'unknown opcode', 'error parsing')
+
+
+@pytest.mark.parametrize('board', BOARDS)
+def test_vbios_parses_without_complaint(boot_board, board):
+    b = boot_board(board)
+    bad = [l for l in report.driver_lines(b)
+           if any(c in l for c in VBIOS_COMPLAINTS) and 'DCB version 2.2' not in l
+           and 'DCB version 3.0' not in l]
+    assert not bad, '\n'.join(bad)

@@ -24,6 +24,9 @@
 #define OFF_BMP     0x0100
 #define OFF_DCB     0x0200
 #define OFF_SCRIPT_TABLE 0x03c0
+#define DCB30_HDR   0x16
+#define OFF_BIT_I   0x0180  /* BIT 'i' data */
+#define OFF_BIT_INIT 0x01a0 /* BIT 'I' data: the init table */
 #define OFF_SCRIPTS 0x0400
 #define END_DCB     OFF_SCRIPT_TABLE
 
@@ -221,14 +224,22 @@ static bool build_dcb(Builder *b, GKeyFile *kf, GError **errp)
     if (!get_num(kf, "board", "dcb_version", 0x22, 0xff, &ver, errp)) {
         return false;
     }
-    if (ver < 0x20 || ver >= 0x30) {
+    if (ver < 0x20 || ver > 0x30) {
         g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[board] dcb_version=0x%02x: the builder writes DCB 2.x",
-                    (unsigned)ver);
+                    "[board] dcb_version=0x%02x: the builder writes DCB 2.x "
+                    "and 3.0", (unsigned)ver);
         return false;
     }
     put8(b, OFF_DCB, ver);
-    put32(b, OFF_DCB + 4, 0x4edcbdcb);
+    if (ver >= 0x30) {
+        /* 3.0: header 0x16 bytes (connector table pointer at +0x14) */
+        put8(b, OFF_DCB + 1, DCB30_HDR);
+        put8(b, OFF_DCB + 3, 8);
+        put32(b, OFF_DCB + 6, 0x4edcbdcb);
+        e = OFF_DCB + DCB30_HDR;
+    } else {
+        put32(b, OFF_DCB + 4, 0x4edcbdcb);
+    }
     put16(b, 0x36, OFF_DCB);
 
     for (n = 0; n < NVBIOS_MAX_DCB; n++) {
@@ -268,16 +279,42 @@ static bool build_dcb(Builder *b, GKeyFile *kf, GError **errp)
     }
     put32(b, e, NVBIOS_OUTPUT_EOL);     /* end marker entry */
     e += 8;
-
-    /* I2C table right after the entries: 16 x 4 bytes, type 7 = unused. */
-    put16(b, OFF_DCB + 2, e);
+    if (ver >= 0x30) {
+        put8(b, OFF_DCB + 2, n + 1);
+        /* connector table: version, header 5, count, entry size 2 */
+        put16(b, OFF_DCB + 0x14, e);
+        put8(b, e, 0x30);
+        put8(b, e + 1, 5);
+        put8(b, e + 2, n);
+        put8(b, e + 3, 2);
+        for (int i = 0; i < n; i++) {
+            g_autofree char *grp = g_strdup_printf("output%d", i);
+            uint64_t ctype;
+            if (!get_num(kf, grp, "connector_type", 0x00, 0xff, &ctype, errp)) {
+                return false;
+            }
+            put16(b, e + 5 + 2 * i, ctype | i << 8);
+        }
+        e += 5 + 2 * n;
+        /* I2C table 3.0: version, header 4, count, entry size 4 */
+        put16(b, OFF_DCB + 4, e);
+        put8(b, e, 0x30);
+        put8(b, e + 1, 4);
+        put8(b, e + 2, NVBIOS_MAX_I2C);
+        put8(b, e + 3, 4);
+        e += 4;
+    } else {
+        /* I2C table right after the entries: 16 x 4 bytes, no header */
+        put16(b, OFF_DCB + 2, e);
+    }
     for (int i = 0; i < NVBIOS_MAX_I2C; i++) {
         g_autofree char *key = g_strdup_printf("port%d", i);
         g_auto(GStrv) v = NULL;
         gsize cnt = 0;
         uint64_t drive, sense;
 
-        put32(b, e + 4 * i, 0x07000000);
+        /* unused: type 7 before 3.0, 0xff from 3.0 */
+        put32(b, e + 4 * i, ver >= 0x30 ? 0xff000000 : 0x07000000);
         if (!g_key_file_has_key(kf, "i2c", key, NULL)) {
             continue;
         }
@@ -298,6 +335,46 @@ static bool build_dcb(Builder *b, GKeyFile *kf, GError **errp)
     return true;
 }
 
+/*
+ * BIT (NV4x-era, also late NV3x): the header "\xff\xb8BIT", then 6-byte
+ * entries {id, version, length, offset}.  We write 'i' (version, feature
+ * byte; 15 bytes as nouveau wants, no DAC compare table) and 'I' (the init
+ * table: script table pointer first, 14 bytes).
+ */
+static void build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
+                      uint64_t chip, const uint16_t *scripts, int nscripts)
+{
+    static const struct { char id; uint8_t version; uint16_t len, off; } e[] = {
+        { 'i', 1, 15, OFF_BIT_I },
+        { 'I', 1, 14, OFF_BIT_INIT },
+    };
+    uint32_t o = OFF_BMP;
+
+    memcpy(b->rom + o, "\xff\xb8" "BIT\0", 6);
+    put16(b, o + 6, 0x0100);            /* BIT version 1.0 */
+    put8(b, o + 8, 12);                 /* header size */
+    put8(b, o + 9, 6);                  /* entry size */
+    put8(b, o + 10, G_N_ELEMENTS(e));
+    put8(b, o + 11, 0x100 - nvbios_sum(b->rom + o, 11));
+    for (size_t i = 0; i < G_N_ELEMENTS(e); i++) {
+        put8(b, o + 12 + 6 * i, e[i].id);
+        put8(b, o + 13 + 6 * i, e[i].version);
+        put16(b, o + 14 + 6 * i, e[i].len);
+        put16(b, o + 16 + 6 * i, e[i].off);
+    }
+    for (int i = 0; i < 4; i++) {
+        put8(b, OFF_BIT_I + i, ver[i]);
+    }
+    if (chip) {
+        put8(b, OFF_BIT_I + 2, chip);
+    }
+    put8(b, OFF_BIT_I + 5, feature);
+    put16(b, OFF_BIT_INIT, OFF_SCRIPT_TABLE);
+    for (int i = 0; i < nscripts; i++) {
+        put16(b, OFF_SCRIPT_TABLE + 2 * i, scripts[i]);
+    }
+}
+
 static const char *ram_types[] = { "sdram", "ddr", "sgram" };
 
 GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
@@ -306,6 +383,7 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
     uint64_t i2c_crt, i2c_tv, i2c_panel, chip, tv_port, tv_addr;
     g_autofree char *tv_enc = NULL;
     int tv_encoder = NVBIOS_TV_ENCODER_NONE;
+    bool bit;
     g_autofree char *ram = NULL, *version = NULL;
     uint16_t scripts[2] = { 0, 0 };
     int nscripts = 0, ram_type;
@@ -355,10 +433,11 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
                     (unsigned)kib);
         return NULL;
     }
-    if ((bmp >> 8) != 5) {
+    bit = g_key_file_get_boolean(kf, "board", "bit", NULL);
+    if (!bit && (bmp >> 8) != 5) {
         g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[board] bmp_version=0x%04x: the builder writes BMP 5.x",
-                    (unsigned)bmp);
+                    "[board] bmp_version=0x%04x: the builder writes BMP 5.x "
+                    "(or BIT, with bit=true)", (unsigned)bmp);
         return NULL;
     }
     ram = g_key_file_get_string(kf, "board", "ram_type", NULL);
@@ -431,35 +510,39 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
         return NULL;
     }
 
-    /* BMP 5.x structure */
-    memcpy(b.rom + OFF_BMP, "\xff\x7fNV\0", 5);
-    put8(&b, OFF_BMP + 5, bmp >> 8);
-    put8(&b, OFF_BMP + 6, bmp & 0xff);
-    put8(&b, OFF_BMP + 9, feature);
-    for (int i = 0; i < 4; i++) {
-        put8(&b, OFF_BMP + 10 + i, ver[i]);
-    }
-    if (chip) {
-        put8(&b, OFF_BMP + 12, chip);
-    }
-    if (bmp >= 0x0510) {
-        /* the init table at +75: script table pointer first (then macro,
-         * condition and function tables, none here) */
-        put16(&b, OFF_BMP + 75, OFF_SCRIPT_TABLE);
-        for (int i = 0; i < nscripts; i++) {
-            put16(&b, OFF_SCRIPT_TABLE + 2 * i, scripts[i]);
-        }
+    if (bit) {
+        build_bit(&b, ver, feature, chip, scripts, nscripts);
     } else {
-        put16(&b, OFF_BMP + 18, scripts[0]);
-        put16(&b, OFF_BMP + 20, scripts[1]);
+        /* BMP 5.x structure */
+        memcpy(b.rom + OFF_BMP, "\xff\x7fNV\0", 5);
+        put8(&b, OFF_BMP + 5, bmp >> 8);
+        put8(&b, OFF_BMP + 6, bmp & 0xff);
+        put8(&b, OFF_BMP + 9, feature);
+        for (int i = 0; i < 4; i++) {
+            put8(&b, OFF_BMP + 10 + i, ver[i]);
+        }
+        if (chip) {
+            put8(&b, OFF_BMP + 12, chip);
+        }
+        if (bmp >= 0x0510) {
+            /* the init table at +75: script table pointer first (then macro,
+             * condition and function tables, none here) */
+            put16(&b, OFF_BMP + 75, OFF_SCRIPT_TABLE);
+            for (int i = 0; i < nscripts; i++) {
+                put16(&b, OFF_SCRIPT_TABLE + 2 * i, scripts[i]);
+            }
+        } else {
+            put16(&b, OFF_BMP + 18, scripts[0]);
+            put16(&b, OFF_BMP + 20, scripts[1]);
+        }
+        put8(&b, OFF_BMP + 54, i2c_crt);
+        put8(&b, OFF_BMP + 55, i2c_tv);
+        put8(&b, OFF_BMP + 56, i2c_panel);
+        /* single-stage PLL VCO limits, kHz */
+        put32(&b, OFF_BMP + 67, 350000);
+        put32(&b, OFF_BMP + 71, 128000);
+        put8(&b, OFF_BMP + 7, 0x100 - nvbios_sum(b.rom + OFF_BMP, 7));
     }
-    put8(&b, OFF_BMP + 54, i2c_crt);
-    put8(&b, OFF_BMP + 55, i2c_tv);
-    put8(&b, OFF_BMP + 56, i2c_panel);
-    /* single-stage PLL VCO limits, kHz */
-    put32(&b, OFF_BMP + 67, 350000);
-    put32(&b, OFF_BMP + 71, 128000);
-    put8(&b, OFF_BMP + 7, 0x100 - nvbios_sum(b.rom + OFF_BMP, 7));
 
     /* image checksum in the last byte */
     put8(&b, b.size - 1, 0x100 - nvbios_sum(b.rom, b.size - 1));

@@ -56,6 +56,10 @@ void nvbios_dump_text(const NVBios *b, GString *out)
                                    d->location, d->or_mask);
         }
     }
+    if (b->conn_offset) {
+        g_string_append_printf(out, "connector table at 0x%04x, %u entries\n",
+                               b->conn_offset, b->n_conn);
+    }
     if (b->i2c_offset) {
         g_string_append_printf(out, "I2C table at 0x%04x\n", b->i2c_offset);
         for (int i = 0; i < NVBIOS_MAX_I2C; i++) {

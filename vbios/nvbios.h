@@ -119,6 +119,9 @@ typedef struct NVBios {
     unsigned n_dcb;
     NVBiosDcbEntry dcb[NVBIOS_MAX_DCB];
 
+    uint32_t conn_offset;   /* connector table (DCB 3.0+) */
+    unsigned n_conn;
+
     uint32_t i2c_offset;
     NVBiosI2cPort i2c[NVBIOS_MAX_I2C];
 

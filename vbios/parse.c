@@ -318,21 +318,55 @@ static bool parse_dcb(NVBios *b, GError **errp)
         d->or_mask = (conn >> 24) & 0xf;
     }
 
-    /* I2C table: before 3.0, 16 entries of 4 bytes with no header. */
-    if (i2c && b->dcb_version < 0x30) {
-        if (!have(b, i2c, NVBIOS_MAX_I2C * 4) ||
-            i2c + NVBIOS_MAX_I2C * 4 > b->image_size) {
+    /* I2C table: before 3.0, 16 entries of 4 bytes with no header; from
+     * 3.0 a header (version, header size, count, entry size) first. */
+    if (i2c) {
+        uint32_t ihdr = 0, icnt = NVBIOS_MAX_I2C, ilen = 4;
+
+        if (b->dcb_version >= 0x30) {
+            if (!have(b, i2c, 4)) {
+                FAIL(NVBIOS_ERR_TRUNCATED, "I2C table at 0x%x: header runs "
+                     "past the image", i2c);
+            }
+            ihdr = rd08(b, i2c + 1);
+            icnt = MIN(rd08(b, i2c + 2), NVBIOS_MAX_I2C);
+            ilen = rd08(b, i2c + 3);
+            if (ilen < 4) {
+                FAIL(NVBIOS_ERR_VERSION, "I2C table at 0x%x: entry size %u "
+                     "< 4", i2c, ilen);
+            }
+        }
+        if (!have(b, i2c + ihdr, icnt * ilen) ||
+            i2c + ihdr + icnt * ilen > b->image_size) {
             FAIL(NVBIOS_ERR_TRUNCATED, "I2C table at 0x%x runs past the "
                  "image", i2c);
         }
         b->i2c_offset = i2c;
-        for (int i = 0; i < NVBIOS_MAX_I2C; i++) {
+        for (uint32_t i = 0; i < icnt; i++) {
             NVBiosI2cPort *p = &b->i2c[i];
-            p->type = rd08(b, i2c + 4 * i + 3) & 7;
-            p->used = p->type != 7;
-            p->drive = rd08(b, i2c + 4 * i);
-            p->sense = rd08(b, i2c + 4 * i + 1);
+            uint32_t e = i2c + ihdr + i * ilen;
+            if (b->dcb_version >= 0x30) {
+                p->type = rd08(b, e + 3);
+                p->used = p->type != 0xff;
+            } else {
+                p->type = rd08(b, e + 3) & 7;
+                p->used = p->type != 7;
+            }
+            p->drive = rd08(b, e);
+            p->sense = rd08(b, e + 1);
         }
+    }
+
+    /* connector table (3.0 with a long enough header) */
+    if (b->dcb_version >= 0x30 && hdr >= 0x16 && rd16(b, dcb + 0x14)) {
+        uint32_t c = rd16(b, dcb + 0x14);
+        if (!have(b, c, 4) || c + rd08(b, c + 1) +
+            rd08(b, c + 2) * rd08(b, c + 3) > b->image_size) {
+            FAIL(NVBIOS_ERR_TRUNCATED, "connector table at 0x%x runs past "
+                 "the image", c);
+        }
+        b->conn_offset = c;
+        b->n_conn = rd08(b, c + 2);
     }
     for (unsigned i = 0; i < b->n_dcb; i++) {
         if (b->i2c_offset && b->dcb[i].type != NVBIOS_OUTPUT_TMDS &&
@@ -340,6 +374,71 @@ static bool parse_dcb(NVBios *b, GError **errp)
             FAIL(NVBIOS_ERR_POINTER, "DCB entry %u at 0x%x: uses I2C port "
                  "%u, which the I2C table marks unused", i, b->dcb[i].offset,
                  b->dcb[i].i2c);
+        }
+    }
+    return true;
+}
+
+/* BIT: the 'i' entry carries the version and feature byte, 'I' the init
+ * table whose first word points at the script table. */
+static bool parse_bit(NVBios *b, GError **errp)
+{
+    uint32_t o = b->bit_offset, n, size;
+
+    if (!o) {
+        return true;
+    }
+    if (!have(b, o, 12)) {
+        FAIL(NVBIOS_ERR_TRUNCATED, "BIT at 0x%x: header truncated", o);
+    }
+    size = rd08(b, o + 9);
+    n = rd08(b, o + 10);
+    if (size < 6 || !have(b, o + 12, n * size)) {
+        FAIL(NVBIOS_ERR_TRUNCATED, "BIT at 0x%x: %u entries of %u bytes do "
+             "not fit", o, n, size);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t e = o + 12 + i * size;
+        uint8_t id = rd08(b, e);
+        uint16_t len = rd16(b, e + 2), off = rd16(b, e + 4);
+
+        if (len && (!have(b, off, len) || off + len > b->image_size)) {
+            FAIL(NVBIOS_ERR_POINTER, "BIT entry '%c' at 0x%x: table at 0x%x "
+                 "(%u bytes) is outside the image", id, e, off, len);
+        }
+        if (id == 'i') {
+            if (len < 15) {
+                FAIL(NVBIOS_ERR_VERSION, "BIT 'i' at 0x%x is %u bytes; "
+                     "nouveau needs 15", off, len);
+            }
+            for (int k = 0; k < 4; k++) {
+                b->version[k] = rd08(b, off + k);
+            }
+            b->feature_byte = rd08(b, off + 5);
+        } else if (id == 'I') {
+            uint32_t tbl;
+            if (len < 14) {
+                FAIL(NVBIOS_ERR_VERSION, "BIT 'I' at 0x%x is %u bytes; "
+                     "nouveau needs 14", off, len);
+            }
+            tbl = rd16(b, off);
+            for (unsigned k = 0; tbl && k < NVBIOS_MAX_SCRIPTS; k++) {
+                uint16_t p;
+                if (!have(b, tbl + 2 * k, 2)) {
+                    FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x runs "
+                         "past the image", tbl);
+                }
+                p = rd16(b, tbl + 2 * k);
+                if (!p) {
+                    break;
+                }
+                if (p >= b->image_size) {
+                    FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x: "
+                         "script %u pointer 0x%04x is outside the image",
+                         tbl, k, p);
+                }
+                b->scripts[b->n_scripts++] = p;
+            }
         }
     }
     return true;
@@ -436,6 +535,7 @@ bool nvbios_parse(NVBios *bios, const uint8_t *data, size_t size,
         return false;
     }
     bios->bit_offset = find(bios, "\xff\xb8" "BIT", 5, bios->image_size);
-    return parse_bmp(bios, errp) && parse_dcb(bios, errp) &&
+    return parse_bmp(bios, errp) && parse_bit(bios, errp) &&
+           parse_dcb(bios, errp) &&
            parse_board(bios, errp) && parse_scripts(bios, errp);
 }

@@ -68,6 +68,7 @@ static void test_all_boards(void)
         { "nv04.ini", 0x0020, 0x06 },
         { "nv11-ch7006.ini", 0x0110, 0x06 },
         { "nv17.ini", 0x0171, 0x10 },
+        { "nv34.ini", 0x0322, 0x00 },     /* BIT: no BMP */
     };
     for (size_t i = 0; i < G_N_ELEMENTS(boards); i++) {
         GByteArray *rom = build_board(boards[i].ini);
@@ -77,6 +78,7 @@ static void test_all_boards(void)
         g_assert_no_error(err);
         g_assert_cmphex(b.device_id, ==, boards[i].dev);
         g_assert_cmphex(b.bmp_minor, ==, boards[i].minor);
+        g_assert_true(b.bmp_offset || b.bit_offset);
         g_assert_cmpuint(b.n_scripts, ==, 1);
         g_assert_cmphex(b.data[b.scripts[0]], ==, 0x7a);
         g_byte_array_unref(rom);
@@ -120,6 +122,26 @@ static void script_runs_off(GByteArray *r)
     fix_checksum(r);
 }
 
+static void test_nv34_bit_dcb30(void)
+{
+    GByteArray *rom = build_board("nv34.ini");
+    GError *err = NULL;
+    NVBios b;
+
+    g_assert_true(nvbios_parse(&b, rom->data, rom->len, &err));
+    g_assert_cmpuint(b.bmp_offset, ==, 0);
+    g_assert_cmpuint(b.bit_offset, !=, 0);
+    g_assert_cmphex(b.version[3], ==, 0x04);
+    g_assert_cmphex(b.version[2], ==, 0x34);
+    g_assert_cmphex(b.dcb_version, ==, 0x30);
+    g_assert_cmpuint(b.n_dcb, ==, 2);
+    g_assert_cmpuint(b.dcb[1].type, ==, NVBIOS_OUTPUT_TMDS);
+    g_assert_cmpuint(b.n_conn, ==, 2);
+    g_assert_true(b.i2c[0].used && b.i2c[1].used && !b.i2c[2].used);
+    g_assert_cmpuint(b.n_scripts, ==, 1);
+    g_byte_array_unref(rom);
+}
+
 static void test_errors(void)
 {
     expect_error(truncate_half, NVBIOS_ERR_TRUNCATED, "truncated");
@@ -161,6 +183,7 @@ int main(int argc, char **argv)
     g_test_add_func("/nvbios/nv11/roundtrip", test_nv11_roundtrip);
     g_test_add_func("/nvbios/errors", test_errors);
     g_test_add_func("/nvbios/boards", test_all_boards);
+    g_test_add_func("/nvbios/nv34/bit-dcb30", test_nv34_bit_dcb30);
     g_test_add_func("/nvbios/build-errors", test_build_errors);
     return g_test_run();
 }
