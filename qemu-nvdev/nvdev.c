@@ -206,8 +206,16 @@ static uint64_t nvdev_region_read(void *opaque, hwaddr addr, unsigned size)
 {
     NVUnitRegion *r = opaque;
     bool unimp = false;
-    uint64_t val = unit_read(r->s, r->unit, addr, size, &unimp);
+    uint64_t val;
 
+    if (r->s->fault_dead) {
+        /* a card that fell off the bus: master aborts read all ones */
+        val = MAKE_64BIT_MASK(0, size * 8);
+        nvdev_trace_access(r->s, 'R', size, "mmio", r->unit->base + addr, val,
+                           r->unit->name, false);
+        return val;
+    }
+    val = unit_read(r->s, r->unit, addr, size, &unimp);
     if (unimp) {
         log_unimp(r->unit, 'R', addr, 0, size);
         val = 0;
@@ -479,6 +487,15 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
     if (!s->monitor) {
         s->monitor = g_strdup("default");
     }
+    if (s->fault) {
+        s->fault_dead = !strcmp(s->fault, "dead");
+        s->fault_prom = !strcmp(s->fault, "prom-checksum");
+        if (!s->fault_dead && !s->fault_prom && strcmp(s->fault, "none")) {
+            error_setg(errp, "nvdev: fault=%s: expected none, dead or "
+                       "prom-checksum", s->fault);
+            return;
+        }
+    }
     if (!nv_i2c_init(s, errp)) {
         return;
     }
@@ -629,6 +646,9 @@ static Property nvdev_properties[] = {
     DEFINE_PROP_STRING("monitor0", NVDevState, monitor),
     /* what is plugged into the TV encoder: composite, svideo, scart, none */
     DEFINE_PROP_STRING("tv", NVDevState, tv),
+    /* for driver tests: "dead" (BAR0 reads all ones, as a card gone from
+     * the bus), "prom-checksum" (the PROM window serves a damaged image) */
+    DEFINE_PROP_STRING("fault", NVDevState, fault),
     DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -164,6 +164,8 @@ typedef struct NVDevState {
     int n_i2c;
     char *monitor;              /* "default", "none" or an EDID file */
     char *tv;                   /* what is on the TV encoder's outputs */
+    char *fault;                /* injected misbehaviour, for driver tests */
+    bool fault_dead, fault_prom;
     int crt_i2c;                /* DCB I2C port of the first CRT */
 
     /* register trace */

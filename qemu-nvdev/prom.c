@@ -9,6 +9,9 @@
 #include "qemu/log.h"
 #include "nvdev.h"
 
+/* a byte inside every image, outside the headers drivers parse */
+#define PROM_FAULT_BYTE 0x0040
+
 static uint64_t nv_prom_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                              unsigned size, bool *unimp)
 {
@@ -22,7 +25,11 @@ static uint64_t nv_prom_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     }
     for (unsigned i = 0; i < size; i++) {
         if (addr + i < s->rom_size) {
-            val |= (uint64_t)s->rom[addr + i] << (8 * i);
+            uint8_t b = s->rom[addr + i];
+            if (s->fault_prom && addr + i == PROM_FAULT_BYTE) {
+                b ^= 0x01;          /* fault=prom-checksum */
+            }
+            val |= (uint64_t)b << (8 * i);
         }
     }
     return val;

@@ -363,6 +363,36 @@ def build_kernel():
     return kernel_outputs()
 
 
+# ---- our kernel module ----------------------------------------------------
+
+NVDRM_DIR = paths.repo('kernel', 'nvdrm')
+
+
+def build_nvdrm():
+    """Build kernel/nvdrm out of tree (in the cache, not the repo) against
+    the guest kernel and install it into the kernel's module root.
+    Returns a key that changes when the module does."""
+    b = kernel_build_dir()
+    files = sorted(f for f in os.listdir(NVDRM_DIR)
+                   if f.endswith(('.c', '.h')) or f == 'Kbuild')
+    key = paths.digest(b, *[os.path.join(NVDRM_DIR, f) for f in files])
+    work = paths.cache('nvdrm', key)
+    stamp = os.path.join(work, '.installed')
+    if os.path.exists(stamp):
+        return key
+    os.makedirs(work, exist_ok=True)
+    for f in files:
+        _sync_file(os.path.join(NVDRM_DIR, f), os.path.join(work, f))
+    step('building kernel/nvdrm')
+    run_logged(['make', '-C', b, f'M={work}', 'modules'],
+               os.path.join(work, 'make.log'), 'nvdrm build')
+    run(['make', '-C', b, f'M={work}', f'INSTALL_MOD_PATH={os.path.join(b, "modroot")}',
+         'INSTALL_MOD_STRIP=1', 'modules_install'], stdout=subprocess.DEVNULL)
+    with open(stamp, 'w') as f:
+        f.write('ok\n')
+    return key
+
+
 # ---- C tools and VBIOS images --------------------------------------------
 
 def tools_dir():
@@ -418,7 +448,7 @@ def setup(force=False):
         build_tools()
         qemu = build_qemu()
         kernel, modroot = build_kernel()
-        initrd = initramfs.build(modroot)
+        initrd = initramfs.build(modroot, build_nvdrm())
     step(f'setup complete in {time.monotonic() - start:.0f} s')
     return qemu, kernel, initrd
 
@@ -430,5 +460,5 @@ def ensure_built():
             ensure_packages()
         qemu = build_qemu()
         kernel, modroot = build_kernel()
-        initrd = initramfs.build(modroot)
+        initrd = initramfs.build(modroot, build_nvdrm())
     return qemu, kernel, initrd

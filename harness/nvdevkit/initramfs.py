@@ -71,9 +71,11 @@ def _read(path):
         return f.read()
 
 
-def build(modroot):
-    # the modules' directory names the kernel build (version and config)
-    inputs = [INIT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__]
+def build(modroot, extra_key=''):
+    # the modules' directory names the kernel build (version and config);
+    # @extra_key changes with modules installed into it later (nvdrm)
+    inputs = [INIT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__,
+              'extra:' + extra_key]
     if os.path.exists(MODETEST):
         inputs.append(MODETEST)
     out = paths.cache('initramfs', f'initramfs-{paths.digest(*inputs)}.cpio')

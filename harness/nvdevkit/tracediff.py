@@ -3,7 +3,8 @@ legitimately varies between runs, and show the first real divergence.
 
 Normalisation: sequence numbers and times are ignored, and so are
 interrupt and vblank events; reads of the
-PTIMER counter and of free-running status registers (raster position,
+PTIMER counter (and the values written to it: the guest's clock) and of
+free-running status registers (raster position,
 VGA input status) are dropped; a run of identical accesses (a polling
 loop) counts once, however long it ran."""
 from . import decode, trace
@@ -17,8 +18,14 @@ VOLATILE_READS = {
 VOLATILE_IO = {0x3da, 0x3ba}
 
 
+# Writes whose value is the guest's clock (nvkm sets PTIMER to ktime).
+CLOCK_WRITES = {0x009400, 0x009410}
+
+
 def key(r):
-    return (r.dir, r.width, r.space, r.addr, r.value)
+    value = None if (r.dir == 'W' and r.space == 'mmio' and
+                     r.addr in CLOCK_WRITES) else r.value
+    return (r.dir, r.width, r.space, r.addr, value)
 
 
 def normalise(records):

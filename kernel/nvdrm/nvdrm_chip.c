@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * nvdrm: chip identification from PMC BOOT_0, and the per-family
+ * functions.
+ */
+#include <linux/bits.h>
+#include <linux/sizes.h>
+
+#include "nvdrm_drv.h"
+
+/* NV04/NV05: size and type from the PFB_BOOT_0 straps. */
+static int nv04_vram(struct nvdrm_device *ndev, u64 *size, bool *ddr)
+{
+	static const u64 sizes[] = { SZ_32M, SZ_4M, SZ_8M, SZ_16M };
+	u32 boot0 = nv_rd32(ndev, NV_PFB_BOOT_0);
+
+	if (boot0 & BIT(8))
+		*size = (((boot0 >> 12) & 0xf) * 2 + 2) * SZ_1M;
+	else
+		*size = sizes[boot0 & 3];
+	*ddr = false;
+	return 0;
+}
+
+/* NV10 to NV4x: the amount in bytes, the type in CFG0 bit 0. */
+static int nv10_vram(struct nvdrm_device *ndev, u64 *size, bool *ddr)
+{
+	*size = nv_rd32(ndev, NV10_PFB_FIFO_DATA) & 0xff000000;
+	*ddr = nv_rd32(ndev, NV_PFB_CFG0) & BIT(0);
+	return *size ? 0 : -ENODEV;
+}
+
+static const struct nvdrm_family_funcs nv04_family = {
+	.name = "NV04",
+	.vram = nv04_vram,
+};
+
+static const struct nvdrm_family_funcs nv10_family = {
+	.name = "NV10",
+	.vram = nv10_vram,
+};
+
+static const struct nvdrm_chip nvdrm_chips[] = {
+	{ 0x04, "NV04", &nv04_family },
+	{ 0x05, "NV05", &nv04_family },
+	{ 0x10, "NV10", &nv10_family },
+	{ 0x11, "NV11", &nv10_family },
+	{ 0x15, "NV15", &nv10_family },
+	{ 0x17, "NV17", &nv10_family },
+	{ 0x18, "NV18", &nv10_family },
+	{ 0x20, "NV20", &nv10_family },
+	{ 0x25, "NV25", &nv10_family },
+	{ 0x28, "NV28", &nv10_family },
+	{ 0x30, "NV30", &nv10_family },
+	{ 0x31, "NV31", &nv10_family },
+	{ 0x34, "NV34", &nv10_family },
+	{ 0x35, "NV35", &nv10_family },
+	{ 0x36, "NV36", &nv10_family },
+};
+
+int nvdrm_chip_identify(struct nvdrm_device *ndev)
+{
+	struct device *dev = &ndev->pdev->dev;
+	u32 boot0 = nv_rd32(ndev, NV_PMC_BOOT_0);
+	u16 chipset;
+	size_t i;
+	int ret;
+
+	ndev->boot0 = boot0;
+	if (boot0 == 0xffffffff) {
+		dev_err(dev, "BOOT_0 reads 0xffffffff: the card does not answer\n");
+		return -ENODEV;
+	}
+	if (nv_rd32(ndev, NV_PMC_BOOT_1)) {
+		dev_err(dev, "BOOT_1 is 0x%08x: big-endian MMIO not supported\n",
+			nv_rd32(ndev, NV_PMC_BOOT_1));
+		return -ENODEV;
+	}
+	if (boot0 & 0x1f000000)
+		chipset = (boot0 >> 20) & 0x1ff;
+	else if ((boot0 & 0xff00fff0) == 0x20004000)
+		chipset = (boot0 & 0x00f00000) ? 0x05 : 0x04;
+	else
+		chipset = 0;
+
+	for (i = 0; i < ARRAY_SIZE(nvdrm_chips); i++)
+		if (nvdrm_chips[i].chipset == chipset)
+			break;
+	if (i == ARRAY_SIZE(nvdrm_chips)) {
+		dev_err(dev, "unsupported chipset (BOOT_0 0x%08x)\n", boot0);
+		return -ENODEV;
+	}
+	ndev->chip = &nvdrm_chips[i];
+
+	ret = ndev->chip->funcs->vram(ndev, &ndev->vram_size, &ndev->vram_ddr);
+	if (ret) {
+		dev_err(dev, "%s: cannot size VRAM\n", ndev->chip->name);
+		return ret;
+	}
+	return 0;
+}
