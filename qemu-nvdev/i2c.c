@@ -53,14 +53,64 @@ bool nv_i2c_sense(NVDevState *s, uint8_t idx, uint8_t *val)
     return true;
 }
 
+/*
+ * A passive observer of each bus for the trace: START, the address byte,
+ * data bytes (as the SDA line shows them, whoever drives it) and STOP,
+ * recorded as "i2c-txn" lines: S (start, ADDR = slave << 1 | R/W),
+ * B (a byte, with the ACK bit 8 of VALUE low = ACKed) and P (stop).
+ */
+static void observe(NVDevState *s, NVI2CPort *p, bool old_scl, bool old_sda)
+{
+    bool sda = p->sda && p->sda_in;     /* the wire */
+    uint32_t bus = p->index << 16;
+
+    if (old_scl && p->scl && old_sda && !sda) {             /* START */
+        p->obs_bits = 0;
+        p->obs_byte = 0;
+        p->obs_first = true;
+        p->obs_active = true;
+        return;
+    }
+    if (old_scl && p->scl && !old_sda && sda) {             /* STOP */
+        if (p->obs_active) {
+            nvdev_trace_record(s, 'P', 1, "i2c-txn", bus, 0, "I2C", "STOP",
+                               false);
+        }
+        p->obs_active = false;
+        return;
+    }
+    if (!p->obs_active || old_scl || !p->scl) {
+        return;                                             /* not a rising SCL */
+    }
+    if (p->obs_bits < 8) {
+        p->obs_byte = (p->obs_byte << 1) | sda;
+        p->obs_bits++;
+        return;
+    }
+    /* ninth clock: the ACK bit */
+    if (p->obs_first) {
+        nvdev_trace_record(s, 'S', 2, "i2c-txn", bus | p->obs_byte, sda << 8,
+                           "I2C", "START", false);
+        p->obs_first = false;
+    } else {
+        nvdev_trace_record(s, 'B', 2, "i2c-txn", bus, p->obs_byte | sda << 8,
+                           "I2C", "BYTE", false);
+    }
+    p->obs_bits = 0;
+    p->obs_byte = 0;
+}
+
 void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val)
 {
     NVI2CPort *p = port_by_drive(s, idx);
     bool scl = val & DRIVE_SCL, sda = val & DRIVE_SDA;
+    bool old_scl, old_sda;
 
     if (!p) {
         return;
     }
+    old_scl = p->scl;
+    old_sda = p->sda && p->sda_in;
     /* the bitbang state machine wants one line change at a time */
     if (sda != p->sda) {
         p->sda = sda;
@@ -71,6 +121,9 @@ void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val)
         p->sda_in = bitbang_i2c_set(&p->bb, BITBANG_I2C_SCL, scl);
     }
     trace_nvdev_i2c(p->index, scl, sda, p->sda_in);
+    if (s->trace) {
+        observe(s, p, old_scl, old_sda);
+    }
 }
 
 static void add_port(NVDevState *s, int index, uint8_t drive, uint8_t sense)

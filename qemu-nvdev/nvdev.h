@@ -89,6 +89,9 @@ typedef struct NVI2CPort {
     int index;                  /* DCB I2C table index */
     uint8_t drive, sense;       /* CRTC register indices */
     bool scl, sda, sda_in;
+    /* the trace's observer of the wire (i2c.c) */
+    bool obs_active, obs_first;
+    uint8_t obs_byte, obs_bits;
     I2CBus *bus;
     bitbang_i2c_interface bb;
 } NVI2CPort;

@@ -72,3 +72,28 @@ def test_real_boots_diff_equal_and_differ_by_monitor(boot_board):
     assert equal
     equal, text = tracediff.diff(a.trace_path, b.trace_path)
     assert not equal and 'I2C_SENSE_0' in text, text
+
+
+def test_i2c_transactions_show_the_edid_read(boot_board):
+    """The DDC read of the monitor's EDID on the CRT's I2C port, as
+    transactions: a START to 0x50 for reading, then the EDID header."""
+    from nvdevkit import trace
+    b = boot_board('nv11-ch7006')
+    _, records = trace.read(b.trace_path)
+    txn = [r for r in records if r.space == 'i2c-txn' and r.addr >> 16 == 0]
+    starts = [i for i, r in enumerate(txn) if r.dir == 'S' and r.addr & 0xff == 0xa1
+              and not r.value & 0x100]
+    assert starts, 'no ACKed read START to 0x50 on I2C port 0'
+    reads = []
+    for i in starts:                    # probes read one byte; DDC reads 128
+        data = []
+        for r in txn[i + 1:]:
+            if r.dir != 'B':
+                break
+            data.append(r.value & 0xff)
+        reads.append(data)
+    edid = max(reads, key=len)
+    assert len(edid) >= 128, f'longest read is {len(edid)} bytes'
+    assert edid[:8] == [0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0], edid[:8]
+    text = decode.decode(b.trace_path)
+    assert 'I2C0 START 0x50 read (ACK)' in text

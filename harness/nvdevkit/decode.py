@@ -51,6 +51,16 @@ class Decoder:
                 text = f'{where} {kind}{idx:02X} {reg.name if reg else "?"}'
                 fields = reg.decode(r.value) if reg and reg.fields else ''
                 return f'{text} {arrow} {val}' + (f' ({fields})' if fields else '')
+        if r.space == 'i2c-txn':
+            bus = r.addr >> 16
+            ack = 'NACK' if r.value & 0x100 else 'ACK'
+            if r.dir == 'S':
+                slave = r.addr & 0xff
+                return (f'I2C{bus} START 0x{slave >> 1:02x} '
+                        f'{"read" if slave & 1 else "write"} ({ack})')
+            if r.dir == 'B':
+                return f'I2C{bus} BYTE 0x{r.value & 0xff:02x} ({ack})'
+            return f'I2C{bus} STOP'
         if r.space == 'irq':
             return f'IRQ line {"raised" if r.addr else "lowered"} (PMC INTR_0 0x{r.value:08x})'
         if r.space == 'vblank':
