@@ -97,3 +97,16 @@ def test_i2c_transactions_show_the_edid_read(boot_board):
     assert edid[:8] == [0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0], edid[:8]
     text = decode.decode(b.trace_path)
     assert 'I2C0 START 0x50 read (ACK)' in text
+
+
+def test_guest_marks_slice_the_trace(boot_board):
+    """The init script marks the driver's load; nouveau's first access
+    (BOOT_1, the endianness check) comes right after 'before-driver'."""
+    from nvdevkit import trace
+    b = boot_board('nv11-ch7006', cmdline='nouveau.noaccel=1', screendumps=True)
+    marks = {}
+    _, records = trace.read(b.trace_path, marks)
+    assert {'before-driver', 'after-driver', 'console'} <= set(marks), marks
+    assert marks['before-driver'] < marks['after-driver'] <= marks['console']
+    first = next(r for r in records if r.seq >= marks['before-driver'] and r.space == 'mmio')
+    assert (first.dir, first.addr) == ('R', 0x000004), first

@@ -115,7 +115,8 @@ def _qmp(outdir):
 
 def _serve(proc, outdir, timeout):
     """The host side of the report port when the guest asks for pictures:
-    a line "nvdev-screendump NAME" gets a PNG of the console, then "done"."""
+    a line "nvdev-screendump NAME" gets a trace mark NAME and a PNG of the
+    console, then "done"; "nvdev-mark NAME" the trace mark alone."""
     sock_path = os.path.join(outdir, 'report.sock')
     deadline = time.monotonic() + timeout
     while not os.path.exists(sock_path):
@@ -142,11 +143,14 @@ def _serve(proc, outdir, timeout):
             while b'\n' in buf:
                 line, buf = buf.split(b'\n', 1)
                 words = line.decode(errors='replace').split()
-                if len(words) == 2 and words[0] == 'nvdev-screendump':
+                if len(words) == 2 and words[0] in ('nvdev-screendump', 'nvdev-mark'):
                     qmp = qmp or _qmp(outdir)
                     name = os.path.basename(words[1])
                     qmp.cmd('qom-set', {'path': '/machine/peripheral/nvdev0',
                                         'property': 'mark', 'value': name})
+                    if words[0] == 'nvdev-mark':
+                        sock.sendall(b'done\n')
+                        continue
                     qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '.png'),
                                            'format': 'png'})
                     sock.sendall(b'done\n')
