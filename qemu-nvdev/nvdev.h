@@ -196,6 +196,7 @@ void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
 
 /* scanout.c */
 void nv_scanout_init(NVDevState *s);
+void nv_cursor_changed(NVDevState *s);
 bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
                    uint32_t *vtotal, uint32_t *vdisplay);
 

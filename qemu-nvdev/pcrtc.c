@@ -139,6 +139,9 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         break;
     default:
         nv_plain_write(s, s->pcrtc_regs[head], u, addr, val, unimp);
+        if (addr == 0x810 && !head) {
+            nv_cursor_changed(s);           /* CURSOR_CONFIG */
+        }
         break;
     }
 }

@@ -93,6 +93,9 @@ static void nv_pramdac_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         nv_ptimer_rebase(s);
     }
     nv_plain_write(s, s->pramdac_regs[u->instance], u, addr, val, unimp);
+    if (u->instance == 0 && addr == 0x300) {
+        nv_cursor_changed(s);               /* CU_START_POS */
+    }
 }
 
 const NVUnit nv_unit_pramdac[2] = {

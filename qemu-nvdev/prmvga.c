@@ -69,6 +69,9 @@ static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
             cr[idx] = val;
             if (!head) {
                 nv_i2c_drive(s, idx, val);
+                if (idx >= 0x2f && idx <= 0x31) {
+                    nv_cursor_changed(s);
+                }
             }
         }
         return;

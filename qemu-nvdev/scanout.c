@@ -11,9 +11,16 @@
  *   PCRTC START (0x600800)       start address in bytes
  * With CR28 = 0 the standard VGA computations apply.  Head A only.
  *
+ * The hardware cursor (dispnv04/cursor.c, crtc.c) is drawn over the
+ * picture: enabled by CR31 bit 0, at VRAM offset CR2F << 24 | CR30[6:0] << 17
+ * | CR31[7:2] << 11, 32 or 64 pixels square (PCRTC CURSOR_CONFIG bits 16
+ * and 26:24), A1R5G5B5 or, with CURSOR_CONFIG bit 12, premultiplied
+ * A8R8G8B8, at PRAMDAC CU_START_POS (signed X in 15:0, Y in 31:16).
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/bswap.h"
 #include "nvdev.h"
 
 #define NV_CIO_CRE_PIXEL_INDEX  0x28
@@ -122,6 +129,88 @@ bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
     return *frame_ns > 0;
 }
 
+#define NV_PCRTC_CURSOR_CONFIG  0x810
+#define CURSOR_CONFIG_BPP_32    (1u << 12)
+#define CURSOR_CONFIG_PIXELS_64 (1u << 16)
+#define NV_PRAMDAC_CU_START_POS 0x300
+
+typedef struct NVCursor {
+    bool on;
+    uint32_t offset;
+    int x, y, size;
+    bool argb;
+} NVCursor;
+
+static void cursor_state(NVDevState *s, NVCursor *c)
+{
+    const uint8_t *cr = s->vga.cr;
+    uint32_t cfg = s->pcrtc_regs[0][NV_PCRTC_CURSOR_CONFIG >> 2];
+    uint32_t pos = s->pramdac_regs[0][NV_PRAMDAC_CU_START_POS >> 2];
+
+    c->on = (cr[0x31] & 1) && extended(&s->vga);
+    c->offset = (uint32_t)cr[0x2f] << 24 | (cr[0x30] & 0x7f) << 17 |
+                (cr[0x31] >> 2) << 11;
+    c->x = (int16_t)(pos & 0xffff);
+    c->y = (int16_t)(pos >> 16);
+    c->size = (cfg & CURSOR_CONFIG_PIXELS_64) ? 64 : 32;
+    c->argb = cfg & CURSOR_CONFIG_BPP_32;
+}
+
+/* Cursor registers changed: redraw everything (and stop sharing the
+ * guest's framebuffer as the surface while a cursor is on). */
+void nv_cursor_changed(NVDevState *s)
+{
+    NVCursor c;
+
+    cursor_state(s, &c);
+    s->vga.force_shadow = c.on;
+    s->vga.full_update_gfx = 1;
+}
+
+static uint8_t blend(uint8_t src, uint8_t dst, uint8_t alpha)
+{
+    return MIN(255, src + dst * (255 - alpha) / 255);
+}
+
+static void nv_cursor_draw_line(VGACommonState *vga, uint8_t *d, int y)
+{
+    NVDevState *s = nv_of(vga);
+    uint32_t *dp = (uint32_t *)d;
+    int width, height, bytes;
+    NVCursor c;
+
+    cursor_state(s, &c);
+    if (!c.on || y < c.y || y >= c.y + c.size) {
+        return;
+    }
+    nv_get_resolution(vga, &width, &height);
+    bytes = c.argb ? 4 : 2;
+    for (int i = 0; i < c.size; i++) {
+        int x = c.x + i;
+        uint32_t off = c.offset + ((y - c.y) * c.size + i) * bytes;
+        uint32_t px, out;
+
+        if (x < 0 || x >= width || off + bytes > vga->vram_size) {
+            continue;
+        }
+        if (c.argb) {
+            uint8_t a;
+            px = ldl_le_p(vga->vram_ptr + off);
+            a = px >> 24;
+            out = blend(px >> 16, dp[x] >> 16, a) << 16 |
+                  blend(px >> 8, dp[x] >> 8, a) << 8 | blend(px, dp[x], a);
+        } else {
+            px = lduw_le_p(vga->vram_ptr + off);
+            if (!(px & 0x8000)) {
+                continue;               /* transparent */
+            }
+            out = ((px >> 10) & 0x1f) << 19 | ((px >> 5) & 0x1f) << 11 |
+                  (px & 0x1f) << 3;
+        }
+        dp[x] = out;
+    }
+}
+
 void nv_scanout_init(NVDevState *s)
 {
     VGACommonState *vga = &s->vga;
@@ -132,4 +221,5 @@ void nv_scanout_init(NVDevState *s)
     vga->get_bpp = nv_get_bpp;
     vga->get_offsets = nv_get_offsets;
     vga->get_resolution = nv_get_resolution;
+    vga->cursor_draw_line = nv_cursor_draw_line;
 }
