@@ -478,6 +478,7 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
     portio_list_del(&vga->vbe_port_list);
     nv_scanout_init(s);
     vga->con = graphic_console_init(DEVICE(s), 0, vga->hw_ops, vga);
+    nv_scanout_init_headb(s);
 
     memory_region_init_io(&s->vga_ports, OBJECT(s), &nv_vga_legacy_ops, s,
                           "nvdev.vga-ports", 0x30);
@@ -623,6 +624,12 @@ static const VMStateDescription vmstate_nvdev = {
         VMSTATE_UINT32_ARRAY(pcrtc_intr_en, NVDevState, 2),
         VMSTATE_TIMER_PTR_ARRAY(vblank_timer, NVDevState, 2),
         VMSTATE_UINT8_ARRAY(crb, NVDevState, 256),
+        VMSTATE_UINT8_ARRAY(palb, NVDevState, 768),
+        VMSTATE_UINT8(palb_mask, NVDevState),
+        VMSTATE_UINT8(palb_windex, NVDevState),
+        VMSTATE_UINT8(palb_rindex, NVDevState),
+        VMSTATE_UINT8(palb_sub, NVDevState),
+        VMSTATE_UINT8_ARRAY(palb_cache, NVDevState, 3),
         VMSTATE_UINT8(crb_index, NVDevState),
         VMSTATE_BOOL_ARRAY(ext_unlocked, NVDevState, 2),
         VMSTATE_UINT32(ptimer_num, NVDevState),

@@ -117,6 +117,7 @@ typedef struct NVDevState {
     uint8_t ram_type;
 
     VGACommonState vga;
+    QemuConsole *headb_con;     /* head B's picture (scanout.c) */
     /* the VGA core's own hooks, for standard VGA modes (scanout.c) */
     int (*vga_get_bpp)(VGACommonState *vga);
     void (*vga_get_offsets)(VGACommonState *vga, uint32_t *line_offset,
@@ -156,6 +157,10 @@ typedef struct NVDevState {
     /* PCRTC */
     uint32_t pcrtc_intr[2], pcrtc_intr_en[2];
     QEMUTimer *vblank_timer[2];
+
+    /* head B's palette DAC (PRMDIO1); head A's is the VGA core's */
+    uint8_t palb[768];
+    uint8_t palb_mask, palb_windex, palb_rindex, palb_sub, palb_cache[3];
 
     /* VGA: head A's CR file is vga.cr, head B's is this one. */
     uint8_t crb[256];
@@ -197,6 +202,7 @@ void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
 /* scanout.c */
 void nv_scanout_init(NVDevState *s);
 void nv_cursor_changed(NVDevState *s);
+void nv_scanout_init_headb(NVDevState *s);
 bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
                    uint32_t *vtotal, uint32_t *vdisplay);
 

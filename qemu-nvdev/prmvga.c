@@ -165,6 +165,9 @@ void nv_vga_port_write(NVDevState *s, int head, uint16_t port, uint8_t val)
 void nv_vga_reset(NVDevState *s)
 {
     memset(s->crb, 0, sizeof(s->crb));
+    memset(s->palb, 0, sizeof(s->palb));
+    s->palb_mask = 0xff;
+    s->palb_windex = s->palb_rindex = s->palb_sub = 0;
     s->crb_index = 0;
     s->ext_unlocked[0] = s->ext_unlocked[1] = false;
 }
@@ -229,25 +232,75 @@ static void nv_prmcio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     nv_vga_port_write(s, u->instance, addr, val);
 }
 
+/* Head B's palette DAC, with the VGA DAC's index and triplet protocol. */
+static uint8_t palb_read(NVDevState *s, hwaddr port)
+{
+    uint8_t v;
+
+    switch (port) {
+    case 0x3c6:
+        return s->palb_mask;
+    case 0x3c8:
+        return s->palb_windex;
+    case 0x3c9:
+        v = s->palb[s->palb_rindex * 3 + s->palb_sub];
+        if (++s->palb_sub == 3) {
+            s->palb_sub = 0;
+            s->palb_rindex++;
+        }
+        return v;
+    default:                            /* 0x3c7: DAC state */
+        return 0;
+    }
+}
+
+static void palb_write(NVDevState *s, hwaddr port, uint8_t val)
+{
+    switch (port) {
+    case 0x3c6:
+        s->palb_mask = val;
+        break;
+    case 0x3c7:
+        s->palb_rindex = val;
+        s->palb_sub = 0;
+        break;
+    case 0x3c8:
+        s->palb_windex = val;
+        s->palb_sub = 0;
+        break;
+    default:                            /* 0x3c9 */
+        s->palb_cache[s->palb_sub++] = val;
+        if (s->palb_sub == 3) {
+            memcpy(&s->palb[s->palb_windex * 3], s->palb_cache, 3);
+            s->palb_sub = 0;
+            s->palb_windex++;
+        }
+        break;
+    }
+}
+
 static uint64_t nv_prmdio_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                                unsigned size, bool *unimp)
 {
-    /* head B's palette is not modelled yet */
-    if (size != 1 || !prmdio_port(addr) || u->instance) {
+    if (size != 1 || !prmdio_port(addr)) {
         *unimp = true;
         return 0;
     }
-    return nv_vga_port_read(s, 0, addr);
+    return u->instance ? palb_read(s, addr) : nv_vga_port_read(s, 0, addr);
 }
 
 static void nv_prmdio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                             uint64_t val, unsigned size, bool *unimp)
 {
-    if (size != 1 || !prmdio_port(addr) || u->instance) {
+    if (size != 1 || !prmdio_port(addr)) {
         *unimp = true;
         return;
     }
-    nv_vga_port_write(s, 0, addr, val);
+    if (u->instance) {
+        palb_write(s, addr, val);
+    } else {
+        nv_vga_port_write(s, 0, addr, val);
+    }
 }
 
 const NVUnit nv_unit_prmvio = {

@@ -21,6 +21,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
+#include "ui/console.h"
 #include "nvdev.h"
 
 #define NV_CIO_CRE_PIXEL_INDEX  0x28
@@ -208,6 +209,92 @@ static void nv_cursor_draw_line(VGACommonState *vga, uint8_t *d, int y)
                   (px & 0x1f) << 3;
         }
         dp[x] = out;
+    }
+}
+
+/*
+ * Head B (NV11, NV17+) is a second console of its own: QEMU's VGA core
+ * renders head A only.  It shows 15/16/32 bpp extended modes from head B's
+ * CRTC registers and PCRTC1 START, 8 bpp through head B's own palette
+ * (6-bit, or 8-bit with PRAMDAC1 GENERAL_CONTROL bit 20); VGA modes show
+ * black.
+ */
+static void nv_headb_update(void *opaque)
+{
+    NVDevState *s = opaque;
+    const uint8_t *cr = s->crb;
+    DisplaySurface *surface;
+    uint32_t start, pitch, fmt = cr[NV_CIO_CRE_PIXEL_INDEX] & 3;
+    bool rgb565;
+    int w, h, bytes;
+    uint8_t *dst;
+
+    w = (cr[0x01] + 1 + ((cr[NV_CIO_CRE_HEB_INDEX] & 0x02) << 7)) * 8;
+    h = (cr[0x12] | (cr[0x07] & 0x02) << 7 | (cr[0x07] & 0x40) << 3 |
+         (cr[NV_CIO_CRE_LSR_INDEX] & 0x02) << 9 |
+         (cr[NV_CIO_CRE_EBR_INDEX] & 0x04) << 9) + 1;
+    if (fmt < 1 || w < 8 || h < 8) {
+        w = 640;
+        h = 480;
+        fmt = 0;
+    }
+    surface = qemu_console_surface(s->headb_con);
+    if (!surface || surface_width(surface) != w ||
+        surface_height(surface) != h) {
+        qemu_console_resize(s->headb_con, w, h);
+        surface = qemu_console_surface(s->headb_con);
+    }
+    dst = surface_data(surface);
+    if (!fmt) {
+        memset(dst, 0, surface_stride(surface) * h);
+        dpy_gfx_update_full(s->headb_con);
+        return;
+    }
+    bytes = fmt == 3 ? 4 : fmt;
+    rgb565 = s->pramdac_regs[1][NV_PRAMDAC_GENERAL_CONTROL >> 2] &
+             NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL;
+    pitch = (cr[0x13] | (cr[NV_CIO_CRE_RPC0_INDEX] & 0xe0) << 3 |
+             (cr[NV_CIO_CRE_42] & 0x40) << 5) * 8;
+    start = s->pcrtc_regs[1][NV_PCRTC_START >> 2];
+    for (int y = 0; y < h; y++) {
+        uint32_t *line = (uint32_t *)(dst + y * surface_stride(surface));
+        for (int x = 0; x < w; x++) {
+            uint64_t off = (uint64_t)start + (uint64_t)y * pitch + x * bytes;
+            uint32_t px = 0;
+
+            if (off + bytes <= s->vga.vram_size) {
+                if (bytes == 1) {
+                    const uint8_t *c = &s->palb[(s->vga.vram_ptr[off] &
+                                                 s->palb_mask) * 3];
+                    int sh = (s->pramdac_regs[1][NV_PRAMDAC_GENERAL_CONTROL >> 2]
+                              & (1u << 20)) ? 0 : 2;
+                    px = (c[0] << sh & 0xff) << 16 | (c[1] << sh & 0xff) << 8 |
+                         (c[2] << sh & 0xff);
+                } else if (bytes == 4) {
+                    px = ldl_le_p(s->vga.vram_ptr + off) & 0xffffff;
+                } else {
+                    uint32_t v = lduw_le_p(s->vga.vram_ptr + off);
+                    px = rgb565 ?
+                        ((v >> 11) & 0x1f) << 19 | ((v >> 5) & 0x3f) << 10 |
+                        (v & 0x1f) << 3 :
+                        ((v >> 10) & 0x1f) << 19 | ((v >> 5) & 0x1f) << 11 |
+                        (v & 0x1f) << 3;
+                }
+            }
+            line[x] = px;
+        }
+    }
+    dpy_gfx_update_full(s->headb_con);
+}
+
+static const GraphicHwOps nv_headb_ops = {
+    .gfx_update = nv_headb_update,
+};
+
+void nv_scanout_init_headb(NVDevState *s)
+{
+    if (s->chip->caps & NV_CAP_TWO_HEADS) {
+        s->headb_con = graphic_console_init(DEVICE(s), 1, &nv_headb_ops, s);
     }
 }
 

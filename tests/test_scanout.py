@@ -43,3 +43,14 @@ def test_modetest_pattern_colours(boot_board):
         for y in (50, 250, 450):
             assert img.pixel(x, y) == colour, \
                 f'bar {i} at ({x},{y}) is {img.pixel(x, y)}, want {colour}'
+
+
+def test_tv_head_shows_the_console(boot_board):
+    """fbcon clones onto the TV connector, which nouveau drives from head B
+    through the CH7006: head B's own console shows the text at the TV mode
+    (800x600), through head B's palette."""
+    b = boot_board(BOARD, cmdline=f'{NOACCEL} {MODETEST}', screendumps=True)
+    img = shot(b, 'console-headb')
+    assert (img.width, img.height) == (800, 600), f'{img.width}x{img.height}'
+    text = img.count(lambda p: p[0] == p[1] == p[2] > 100, (0, 0, 640, 400))
+    assert text > 5000, f'only {text} text-coloured pixels on head B'

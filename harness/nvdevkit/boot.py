@@ -153,6 +153,9 @@ def _serve(proc, outdir, timeout):
                         continue
                     qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '.png'),
                                            'format': 'png'})
+                    # head B, on boards that have one (an error otherwise)
+                    qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '-headb.png'),
+                                           'format': 'png', 'device': 'nvdev0', 'head': 1})
                     sock.sendall(b'done\n')
     if qmp:
         qmp.close()
