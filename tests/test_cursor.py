@@ -1,7 +1,6 @@
 """The hardware cursor over qtest: a 640x480 32 bpp mode, a 64x64 ARGB
 cursor in VRAM, and QEMU's screendump shows it where CU_START_POS says,
 blended (premultiplied alpha) over the picture."""
-import os
 
 from nvdevkit import png
 from nvdevkit.qtest import BAR1

@@ -10,7 +10,6 @@ Runs alternate between the two sides so machine noise hits both alike."""
 import re
 import statistics
 import tempfile
-import time
 
 from . import boot, build, replay
 

@@ -31,7 +31,7 @@ PACKAGES = [
     # guest userland and firmware
     'busybox-static', 'libdrm-tests', 'seabios', 'qemu-system-data',
     # tests
-    'python3-pytest',
+    'python3-pytest', 'python3-pyflakes',
 ]
 
 QEMU_CONFIGURE = [

@@ -3,7 +3,6 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 
 from . import boot, build, decode, paths, replay, report, trace, tracediff
 

@@ -1,6 +1,5 @@
 """Drive the device with no guest, over QEMU's qtest protocol, using the
 QEMU source tree's own python/qemu QEMUQtestMachine."""
-import os
 import sys
 import tempfile
 
