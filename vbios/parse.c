@@ -152,6 +152,29 @@ static bool parse_images(NVBios *b, GError **errp)
     return true;
 }
 
+/* A zero-terminated list of init script pointers (BMP 5.10+, BIT 'I'). */
+static bool script_table(NVBios *b, uint32_t tbl, GError **errp)
+{
+    for (unsigned i = 0; tbl && i < NVBIOS_MAX_SCRIPTS; i++) {
+        uint16_t p;
+
+        if (!have(b, tbl + 2 * i, 2) || tbl + 2 * i + 2 > b->image_size) {
+            FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x runs past "
+                 "the image", tbl);
+        }
+        p = rd16(b, tbl + 2 * i);
+        if (!p) {
+            break;
+        }
+        if (p >= b->image_size) {
+            FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x: script %u "
+                 "pointer 0x%04x is outside the image", tbl, i, p);
+        }
+        b->scripts[b->n_scripts++] = p;
+    }
+    return true;
+}
+
 static bool parse_bmp(NVBios *b, GError **errp)
 {
     uint32_t o;
@@ -199,21 +222,8 @@ static bool parse_bmp(NVBios *b, GError **errp)
                  b->bmp_minor, o);
         }
         tbl = rd16(b, o + 75);
-        for (unsigned i = 0; tbl && i < NVBIOS_MAX_SCRIPTS; i++) {
-            uint16_t p;
-            if (!have(b, tbl + 2 * i, 2) || tbl + 2 * i + 2 > b->image_size) {
-                FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x runs past "
-                     "the image", tbl);
-            }
-            p = rd16(b, tbl + 2 * i);
-            if (!p) {
-                break;
-            }
-            if (p >= b->image_size) {
-                FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x: script "
-                     "%u pointer 0x%04x is outside the image", tbl, i, p);
-            }
-            b->scripts[b->n_scripts++] = p;
+        if (!script_table(b, tbl, errp)) {
+            return false;
         }
     }
 
@@ -416,28 +426,12 @@ static bool parse_bit(NVBios *b, GError **errp)
             }
             b->feature_byte = rd08(b, off + 5);
         } else if (id == 'I') {
-            uint32_t tbl;
             if (len < 14) {
                 FAIL(NVBIOS_ERR_VERSION, "BIT 'I' at 0x%x is %u bytes; "
                      "nouveau needs 14", off, len);
             }
-            tbl = rd16(b, off);
-            for (unsigned k = 0; tbl && k < NVBIOS_MAX_SCRIPTS; k++) {
-                uint16_t p;
-                if (!have(b, tbl + 2 * k, 2)) {
-                    FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x runs "
-                         "past the image", tbl);
-                }
-                p = rd16(b, tbl + 2 * k);
-                if (!p) {
-                    break;
-                }
-                if (p >= b->image_size) {
-                    FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x: "
-                         "script %u pointer 0x%04x is outside the image",
-                         tbl, k, p);
-                }
-                b->scripts[b->n_scripts++] = p;
+            if (!script_table(b, rd16(b, off), errp)) {
+                return false;
             }
         }
     }
