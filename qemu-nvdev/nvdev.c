@@ -24,6 +24,7 @@
 static const NVUnit *const nv_units[] = {
     &nv_unit_pmc,
     &nv_unit_pbus,
+    &nv_unit_pci40,
     &nv_unit_ptimer,
     &nv_unit_prmvio,
     &nv_unit_pfb,
@@ -522,6 +523,13 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
     nvdev_map_units(s);
     pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->bar0);
     pci_register_bar(pdev, 1, PCI_BASE_ADDRESS_MEM_PREFETCH, &vga->vram);
+    if (s->chip->caps & NV_CAP_PRAMIN_BAR) {
+        /* NV40: BAR2 maps the end of VRAM, where instance memory lives */
+        uint64_t size = MIN(16 * MiB, vga->vram_size);
+        memory_region_init_alias(&s->pramin_bar, OBJECT(s), "nvdev.pramin",
+                                 &vga->vram, vga->vram_size - size, size);
+        pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->pramin_bar);
+    }
 
     rom_bar_size = pow2ceil(s->rom_size);
     memory_region_init_rom(&s->rom_bar, OBJECT(s), "nvdev.rom",

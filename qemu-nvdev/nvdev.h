@@ -38,6 +38,8 @@ typedef enum {
 #define NV_CAP_PFB_NV10     (1u << 2)   /* RAM size in 0x10020c */
 #define NV_CAP_CRYSTAL_27   (1u << 3)   /* strap bit 22 selects 27/25 MHz */
 #define NV_CAP_NV17_DAC     (1u << 4)   /* test-point load sense (SENSEB) */
+#define NV_CAP_PRAMIN_BAR   (1u << 5)   /* BAR2: instance memory aperture (NV40) */
+#define NV_CAP_NV40         (1u << 6)   /* config mirror at 0x88000, PFB 0x100474 */
 
 typedef struct NVChipset {
     const char *name;
@@ -126,6 +128,7 @@ typedef struct NVDevState {
     MemoryRegion bar0;
     MemoryRegion unassigned;
     MemoryRegion rom_bar;
+    MemoryRegion pramin_bar;
     MemoryRegion vga_ports;
     NVUnitRegion regions[NV_MAX_UNITS];
     int n_regions;
@@ -219,7 +222,7 @@ bool nv_ch7006_attach(NVDevState *s, int port, uint8_t addr, const char *tv,
                       Error **errp);
 
 /* units */
-extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_ptimer, nv_unit_pfb,
+extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_pci40, nv_unit_ptimer, nv_unit_pfb,
     nv_unit_pextdev, nv_unit_prom, nv_unit_pramin, nv_unit_prmvio,
     nv_unit_prmcio[2], nv_unit_pcrtc[2], nv_unit_pramdac[2],
     nv_unit_prmdio[2];

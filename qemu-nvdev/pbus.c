@@ -63,3 +63,30 @@ const NVUnit nv_unit_pbus = {
     .name = "PBUS", .base = 0x001000, .size = 0x1000,
     .read = nv_pbus_read, .write = nv_pbus_write,
 };
+
+/* NV40 and later: the PCI configuration space mirror moved to 0x088000
+ * (nvkm/subdev/pci/nv40.c). */
+static uint64_t nv_pci40_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                              unsigned size, bool *unimp)
+{
+    if (addr >= 0x100) {
+        *unimp = true;
+        return 0;
+    }
+    return nvdev_pci_config_read(s, addr, size);
+}
+
+static void nv_pci40_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                           uint64_t val, unsigned size, bool *unimp)
+{
+    if (addr >= 0x100) {
+        *unimp = true;
+        return;
+    }
+    nvdev_pci_config_write(s, addr, val, size);
+}
+
+const NVUnit nv_unit_pci40 = {
+    .name = "PCI", .base = 0x088000, .size = 0x1000, .needs_caps = NV_CAP_NV40,
+    .read = nv_pci40_read, .write = nv_pci40_write,
+};

@@ -11,6 +11,10 @@
 #define NV04_PFB_BOOT_0     0x000
 #define NV04_PFB_CFG0       0x200
 #define NV10_PFB_FIFO_DATA  0x20c   /* RAM amount, bytes */
+#define NV41_PFB_RAM_TYPE   0x474   /* bit 0 DDR1, 1 DDR2, 2 GDDR3 */
+#define NV41_PFB_TLB_FLUSH  0x810   /* GART TLB: write bit 1, done = bit 5 */
+#define TLB_FLUSH_TRIGGER   0x02
+#define TLB_FLUSH_DONE      0x20
 
 static uint32_t nv04_boot0(NVDevState *s)
 {
@@ -43,6 +47,14 @@ static uint64_t nv_pfb_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     }
     if ((s->chip->caps & NV_CAP_PFB_NV10) && addr == NV10_PFB_FIFO_DATA) {
         return (uint64_t)s->vram_mb << 20;
+    }
+    if ((s->chip->caps & NV_CAP_NV40) && addr == NV41_PFB_RAM_TYPE) {
+        return s->ram_type == NVBIOS_RAM_DDR1 ? 0x1 : 0x0;
+    }
+    if ((s->chip->caps & NV_CAP_NV40) && addr == NV41_PFB_TLB_FLUSH) {
+        /* the GART is not modelled: a flush completes at once */
+        uint32_t v = s->pfb_regs[addr >> 2];
+        return v & TLB_FLUSH_TRIGGER ? v | TLB_FLUSH_DONE : v;
     }
     return nv_plain_read(s, s->pfb_regs, u, addr, unimp);
 }

@@ -14,7 +14,7 @@ def vga(b):
     return conns[0]
 
 
-@pytest.mark.parametrize('board', ['nv04', 'nv11-ch7006', 'nv17', 'nv34'])
+@pytest.mark.parametrize('board', ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43'])
 @pytest.mark.parametrize('monitor,status', [
     ('default', 'connected'), ('noddc', 'connected'), ('none', 'disconnected')])
 def test_connector_status(boot_board, board, monitor, status):

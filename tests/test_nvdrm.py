@@ -9,7 +9,7 @@ import pytest
 
 from nvdevkit import build, paths, report
 
-BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34']
+BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
 
 
 def nvdrm_lines(b):

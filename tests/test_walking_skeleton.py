@@ -4,7 +4,7 @@ import pytest
 
 from nvdevkit import report
 
-BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34']
+BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
 BOARD = 'nv11-ch7006'
 
 

@@ -281,21 +281,34 @@ static bool build_dcb(Builder *b, GKeyFile *kf, GError **errp)
     e += 8;
     if (ver >= 0x30) {
         put8(b, OFF_DCB + 2, n + 1);
-        /* connector table: version, header 5, count, entry size 2 */
+        /* connector table: version, header 5, count, entry size 2; one
+         * entry per connector index the outputs name (outputs may share) */
+        int nconn = 0;
+        uint16_t conns[NVBIOS_MAX_DCB];
+        for (int i = 0; i < n; i++) {
+            g_autofree char *grp = g_strdup_printf("output%d", i);
+            uint64_t idx, ctype;
+            if (!get_num(kf, grp, "connector", i, NVBIOS_MAX_DCB - 1, &idx, errp) ||
+                !get_num(kf, grp, "connector_type", 0x00, 0xff, &ctype, errp)) {
+                return false;
+            }
+            while (nconn <= (int)idx) {
+                conns[nconn] = 0xff | nconn << 8;      /* 0xff: unused */
+                nconn++;
+            }
+            if ((conns[idx] & 0xff) == 0xff) {
+                conns[idx] = ctype | idx << 8;
+            }
+        }
         put16(b, OFF_DCB + 0x14, e);
         put8(b, e, 0x30);
         put8(b, e + 1, 5);
-        put8(b, e + 2, n);
+        put8(b, e + 2, nconn);
         put8(b, e + 3, 2);
-        for (int i = 0; i < n; i++) {
-            g_autofree char *grp = g_strdup_printf("output%d", i);
-            uint64_t ctype;
-            if (!get_num(kf, grp, "connector_type", 0x00, 0xff, &ctype, errp)) {
-                return false;
-            }
-            put16(b, e + 5 + 2 * i, ctype | i << 8);
+        for (int i = 0; i < nconn; i++) {
+            put16(b, e + 5 + 2 * i, conns[i]);
         }
-        e += 5 + 2 * n;
+        e += 5 + 2 * nconn;
         /* I2C table 3.0: version, header 4, count, entry size 4 */
         put16(b, OFF_DCB + 4, e);
         put8(b, e, 0x30);

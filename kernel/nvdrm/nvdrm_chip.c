@@ -30,6 +30,14 @@ static int nv10_vram(struct nvdrm_device *ndev, u64 *size, bool *ddr)
 	return *size ? 0 : -ENODEV;
 }
 
+/* NV40 and later: the type moved to 0x100474 (bit 0 DDR1). */
+static int nv40_vram(struct nvdrm_device *ndev, u64 *size, bool *ddr)
+{
+	*size = nv_rd32(ndev, NV10_PFB_FIFO_DATA) & 0xff000000;
+	*ddr = nv_rd32(ndev, NV41_PFB_RAM_TYPE) & BIT(0);
+	return *size ? 0 : -ENODEV;
+}
+
 static const struct nvdrm_family_funcs nv04_family = {
 	.name = "NV04",
 	.vram = nv04_vram,
@@ -38,6 +46,11 @@ static const struct nvdrm_family_funcs nv04_family = {
 static const struct nvdrm_family_funcs nv10_family = {
 	.name = "NV10",
 	.vram = nv10_vram,
+};
+
+static const struct nvdrm_family_funcs nv40_family = {
+	.name = "NV40",
+	.vram = nv40_vram,
 };
 
 static const struct nvdrm_chip nvdrm_chips[] = {
@@ -56,6 +69,16 @@ static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x34, "NV34", &nv10_family },
 	{ 0x35, "NV35", &nv10_family },
 	{ 0x36, "NV36", &nv10_family },
+	{ 0x40, "NV40", &nv40_family },
+	{ 0x41, "NV41", &nv40_family },
+	{ 0x42, "NV42", &nv40_family },
+	{ 0x43, "NV43", &nv40_family },
+	{ 0x44, "NV44", &nv40_family },
+	{ 0x45, "NV45", &nv40_family },
+	{ 0x46, "NV46", &nv40_family },
+	{ 0x47, "NV47", &nv40_family },
+	{ 0x49, "NV49", &nv40_family },
+	{ 0x4b, "NV4B", &nv40_family },
 };
 
 int nvdrm_chip_identify(struct nvdrm_device *ndev)

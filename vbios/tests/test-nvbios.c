@@ -69,6 +69,7 @@ static void test_all_boards(void)
         { "nv11-ch7006.ini", 0x0110, 0x06 },
         { "nv17.ini", 0x0171, 0x10 },
         { "nv34.ini", 0x0322, 0x00 },     /* BIT: no BMP */
+        { "nv43.ini", 0x0141, 0x00 },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(boards); i++) {
         GByteArray *rom = build_board(boards[i].ini);
