@@ -1,4 +1,4 @@
-"""modetest sets 640x480, 800x600 and 1024x768 on the NV11's VGA output.
+"""modetest sets 640x480, 800x600 and 1024x768 on each board's VGA output.
 For each: the picture is the test pattern at that size, and the CRTC
 timings and VPLL nouveau programmed (decoded from the trace at the moment
 of the screendump) are the mode DRM reports."""
@@ -13,15 +13,19 @@ BARS = [(192, 192, 192), (192, 192, 0), (0, 192, 192), (0, 192, 0),
         (192, 0, 192), (192, 0, 0), (0, 0, 192)]
 
 
-@pytest.fixture(scope='module', params=['640x480', '800x600', '1024x768'])
+@pytest.fixture(scope='module', params=[
+    (board, mode) for board in ('nv04', 'nv11-ch7006', 'nv17', 'nv43')
+    for mode in ('640x480', '800x600', '1024x768')], ids=lambda p: f'{p[0]}-{p[1]}')
 def modeset(request, boot_board):
-    mode = request.param
-    b = boot_board(BOARD, cmdline=f'nouveau.noaccel=1 '
+    board, mode = request.param
+    b = boot_board(board, cmdline=f'nouveau.noaccel=1 '
                    f'nvdev.modetest=-M,nouveau,-s,VGA-1:{mode}', screendumps=True)
     marks = {}
-    _, records = trace.read(b.trace_path, marks)
+    header, records = trace.read(b.trace_path, marks)
     assert 'modetest' in marks, 'no trace mark at the modetest screendump'
-    state = display.DisplayState.replay(records, until=marks['modetest'])
+    chipset = header.split('chipset=')[1].split()[0]
+    state = display.DisplayState.replay(records, until=marks['modetest'],
+                                        chipset=chipset)
     return mode, b, state
 
 

@@ -6,6 +6,11 @@ import collections
 
 CRTC_PORTS = {0x6013d4: 0, 0x6033d4: 1}        # index port -> head
 PRAMDAC_VPLL = {0: 0x680508, 1: 0x680520}
+PRAMDAC_VPLL_B = {0: 0x680578, 1: 0x68057c}     # second stage (two-reg PLLs)
+VCO2_ENABLE = 8 << 28
+
+# chipsets whose VPLLs have a second register (nouveau's nv_two_reg_pll)
+TWO_REG_PLL = {'NV31', 'NV36'} | {f'NV4{c}' for c in '0123456789ABCDEF'}
 
 Timings = collections.namedtuple('Timings', 'hdisplay hsync_start hsync_end htotal '
                                             'vdisplay vsync_start vsync_end vtotal')
@@ -18,8 +23,9 @@ def bit(v, n):
 class DisplayState:
     """Register state after replaying trace records (writes only)."""
 
-    def __init__(self, crystal_khz=14318):
+    def __init__(self, crystal_khz=14318, chipset=None):
         self.crystal_khz = crystal_khz
+        self.two_reg = chipset in TWO_REG_PLL
         self.cr = [[0] * 256, [0] * 256]
         self.index = [0, 0]
         self.mmio = {}
@@ -71,10 +77,19 @@ class DisplayState:
                        vdisplay, vsync_start, vsync_end, vtotal)
 
     def vpll(self, head):
-        """(N, M, P, kHz) of a head's single-stage VPLL."""
+        """(N, M, P, kHz) of a head's VPLL; N and M are (N1, N2), (M1, M2)
+        where a second stage is enabled (hw.c nouveau_hw_decode_pll)."""
         v = self.mmio.get(PRAMDAC_VPLL[head], 0)
         m, n, p = v & 0xff, (v >> 8) & 0xff, (v >> 16) & 7
-        return n, m, p, (self.crystal_khz * n / m / (1 << p)) if m else 0.0
+        khz = self.crystal_khz * n / m / (1 << p) if m else 0.0
+        v2 = self.mmio.get(PRAMDAC_VPLL_B[head], 0)
+        # 0x011f in the second register is "single stage" (nvkm devinit
+        # setPLL_double_highregs: "magic value used by nvidia")
+        if self.two_reg and v2 & VCO2_ENABLE and v2 & 0xffff != 0x011f:
+            m2, n2 = v2 & 0xff, (v2 >> 8) & 0xff
+            khz = khz * n2 / m2 if m2 else 0.0
+            return (n, n2), (m, m2), p, khz
+        return n, m, p, khz
 
     def bpp(self, head):
         return {0: 0, 1: 8, 2: 16, 3: 32}[self.cr[head][0x28] & 3]
