@@ -595,6 +595,9 @@ static void nvdev_reset(DeviceState *dev)
     memset(s->pbus_regs, 0, sizeof(s->pbus_regs));
     pci_set_long(PCI_DEVICE(s)->config + 0x50, 0x00000001);
     nv_pramdac_reset(s);        /* before PTIMER: NVPLL clocks it */
+    memset(s->tmds, 0, sizeof(s->tmds));
+    memset(s->tmds_data, 0, sizeof(s->tmds_data));
+    memset(s->tmds_ctrl, 0, sizeof(s->tmds_ctrl));
     nv_ptimer_reset(s);
     nv_pfb_reset(s);
     nv_pcrtc_reset(s);
@@ -632,6 +635,9 @@ static const VMStateDescription vmstate_nvdev = {
         VMSTATE_UINT32_ARRAY(pcrtc_intr_en, NVDevState, 2),
         VMSTATE_TIMER_PTR_ARRAY(vblank_timer, NVDevState, 2),
         VMSTATE_UINT8_ARRAY(crb, NVDevState, 256),
+        VMSTATE_BUFFER_UNSAFE(tmds, NVDevState, 0, sizeof(((NVDevState *)0)->tmds)),
+        VMSTATE_UINT8_2DARRAY(tmds_data, NVDevState, 2, 2),
+        VMSTATE_UINT32_2DARRAY(tmds_ctrl, NVDevState, 2, 2),
         VMSTATE_UINT8_ARRAY(palb, NVDevState, 768),
         VMSTATE_UINT8(palb_mask, NVDevState),
         VMSTATE_UINT8(palb_windex, NVDevState),

@@ -157,6 +157,11 @@ typedef struct NVDevState {
     uint32_t pramdac_regs[2][NV_PLAIN_WORDS];
     uint32_t pcrtc_regs[2][NV_PLAIN_WORDS];
 
+    /* TMDS transmitters behind PRAMDAC: [head][link] index/data files */
+    uint8_t tmds[2][2][256];
+    uint8_t tmds_data[2][2];
+    uint32_t tmds_ctrl[2][2];
+
     /* PCRTC */
     uint32_t pcrtc_intr[2], pcrtc_intr_en[2];
     QEMUTimer *vblank_timer[2];

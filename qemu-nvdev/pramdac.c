@@ -72,11 +72,39 @@ static uint32_t nv17_dac_sense(NVDevState *s, hwaddr addr, uint32_t val)
     return val;
 }
 
+/*
+ * TMDS (dispnv04/hw.h NVReadTMDS/NVWriteTMDS): per head and link, an
+ * index/data pair.  CONTROL (0x8b0, link 1 at 0x8b8) takes the index; with
+ * WRITE_DISABLE clear it also commits the byte last written to DATA
+ * (0x8b4 / 0x8bc), which reads the indexed register.
+ */
+#define NV_PRAMDAC_FP_TMDS_CONTROL      0x8b0
+#define NV_PRAMDAC_FP_TMDS_DATA         0x8b4
+#define TMDS_CONTROL_WRITE_DISABLE      (1u << 16)
+
+static bool tmds_reg(hwaddr addr, int *link, bool *data)
+{
+    if (addr < NV_PRAMDAC_FP_TMDS_CONTROL ||
+        addr > NV_PRAMDAC_FP_TMDS_DATA + 8 || (addr & 3)) {
+        return false;
+    }
+    *link = (addr - NV_PRAMDAC_FP_TMDS_CONTROL) / 8;
+    *data = (addr - NV_PRAMDAC_FP_TMDS_CONTROL) % 8 == 4;
+    return true;
+}
+
 static uint64_t nv_pramdac_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                                 unsigned size, bool *unimp)
 {
-    uint64_t val = nv_plain_read(s, s->pramdac_regs[u->instance], u, addr,
-                                 unimp);
+    int head = u->instance, link;
+    bool data;
+    uint64_t val;
+
+    if (tmds_reg(addr, &link, &data)) {
+        uint32_t ctrl = s->tmds_ctrl[head][link];
+        return data ? s->tmds[head][link][ctrl & 0xff] : ctrl;
+    }
+    val = nv_plain_read(s, s->pramdac_regs[u->instance], u, addr, unimp);
 
     if (u->instance == 0 && (s->chip->caps & NV_CAP_NV17_DAC) &&
         (addr == NV_PRAMDAC_TEST_CONTROL ||
@@ -89,6 +117,20 @@ static uint64_t nv_pramdac_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 static void nv_pramdac_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                              uint64_t val, unsigned size, bool *unimp)
 {
+    int head = u->instance, link;
+    bool data;
+
+    if (tmds_reg(addr, &link, &data)) {
+        if (data) {
+            s->tmds_data[head][link] = val;
+        } else {
+            s->tmds_ctrl[head][link] = val;
+            if (!(val & TMDS_CONTROL_WRITE_DISABLE)) {
+                s->tmds[head][link][val & 0xff] = s->tmds_data[head][link];
+            }
+        }
+        return;
+    }
     if (u->instance == 0 && addr == NV_PRAMDAC_NVPLL_COEFF) {
         nv_ptimer_rebase(s);
     }

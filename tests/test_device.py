@@ -90,3 +90,27 @@ def test_vblank_at_the_programmed_refresh(device):
                 count += 1
                 d.wr32(0x600100, 1)
         assert count in (60, 61), f'{count} vblanks in 1 s, want 60.35 Hz'
+
+
+def test_tmds_index_data_protocol(device):
+    """TMDS registers as dispnv04/hw.h reaches them: DATA then CONTROL
+    (index, write enabled) writes; CONTROL with WRITE_DISABLE then DATA
+    reads.  Per head and per link."""
+    def tmds_write(d, base, link, idx, val):
+        d.wr32(base + 0x8b4 + 8 * link, val)
+        d.wr32(base + 0x8b0 + 8 * link, idx)
+
+    def tmds_read(d, base, link, idx):
+        d.wr32(base + 0x8b0 + 8 * link, 1 << 16 | idx)
+        return d.rd32(base + 0x8b4 + 8 * link)
+
+    with device('nv17') as d:
+        tmds_write(d, 0x680000, 0, 0x04, 0x08)
+        tmds_write(d, 0x680000, 1, 0x04, 0x01)
+        tmds_write(d, 0x682000, 0, 0x04, 0x02)
+        assert tmds_read(d, 0x680000, 0, 0x04) == 0x08
+        assert tmds_read(d, 0x680000, 1, 0x04) == 0x01
+        assert tmds_read(d, 0x682000, 0, 0x04) == 0x02
+        d.wr32(0x6808b4, 0x55)
+        d.wr32(0x6808b0, 1 << 16 | 0x04)        # write disabled: no commit
+        assert tmds_read(d, 0x680000, 0, 0x04) == 0x08
