@@ -441,7 +441,7 @@ def build_lock():
         yield
 
 
-def setup(force=False):
+def setup():
     start = time.monotonic()
     with build_lock():
         ensure_packages()

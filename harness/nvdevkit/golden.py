@@ -7,7 +7,7 @@ import os
 import shutil
 import tempfile
 
-from . import boot, paths
+from . import boot, paths, tracediff
 
 CMDLINE = 'nouveau.noaccel=1'
 
@@ -19,7 +19,6 @@ def path(board):
 def bless(board, built=None, force=False):
     """Write the golden trace anew, unless the boot still matches the
     blessed one after normalisation (history stays small) or @force."""
-    from . import tracediff
     d = tempfile.mkdtemp(prefix='nvdev-bless-')
     b = boot.boot(board=board, cmdline=CMDLINE, outdir=d, built=built)
     if b.report is None:

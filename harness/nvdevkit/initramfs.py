@@ -31,6 +31,8 @@ class Cpio:
         self.f.write(out)
 
     def dir(self, name):
+        if not name.strip('/'):
+            return
         parts = name.strip('/').split('/')
         for i in range(1, len(parts) + 1):
             d = '/'.join(parts[:i])
@@ -40,12 +42,12 @@ class Cpio:
 
     def file(self, name, data, mode=0o644):
         name = name.strip('/')
-        self.dir(os.path.dirname(name)) if '/' in name else None
+        self.dir(os.path.dirname(name))
         self._entry(name, stat.S_IFREG | mode, data)
 
     def symlink(self, name, target):
         name = name.strip('/')
-        self.dir(os.path.dirname(name)) if '/' in name else None
+        self.dir(os.path.dirname(name))
         self._entry(name, stat.S_IFLNK | 0o777, target.encode())
 
     def trailer(self):
