@@ -401,6 +401,10 @@ static bool nvdev_load_vbios(NVDevState *s, Error **errp)
     }
     s->rom = (uint8_t *)data;
     s->rom_size = len;
+    for (unsigned i = 0; i < s->bios.n_warnings; i++) {
+        warn_report("nvdev: VBIOS %s: %s", s->vbios_path,
+                    s->bios.warnings[i]);
+    }
 
     if (s->bios.vendor_id != PCI_VENDOR_ID_NVIDIA &&
         s->bios.vendor_id != 0x12d2) {

@@ -1,16 +1,19 @@
 /*
- * libnvbios: build a VBIOS image from a GKeyFile board description.
+ * libnvbios: build a VBIOS image from a GKeyFile board description
+ * (vbios/boards/README.md describes the keys).
  *
- * Layout of a built image (all offsets fixed, each table bounded):
+ * Layout of a built image:
  *   0x0000  ROM header: 0x55AA, size / 512, x86 entry (a far return)
  *   0x0036  DCB pointer
  *   0x0060  nvdev board record ("NVDEVBRD")
  *   0x00a0  PCI data structure ("PCIR")
- *   0x0100  BMP structure
- *   0x0200  DCB, followed by its I2C table
- *   0x03c0  init script table (BMP 5.10 and later: BMP +75 points here)
- *   0x0400  init scripts
- * The last byte of the image is adjusted so that the image sums to zero.
+ *   0x0100  BMP structure, or the BIT header and entries
+ *   0x0200  the tables, one after the other as they are needed: BIT entry
+ *           data, DAC load values, TMDS table, DCB with its I2C, GPIO and
+ *           connector tables, PLL limits, performance table, the init
+ *           script table, the scripts
+ * The last byte of the image is adjusted so that the image sums to zero,
+ * and the result is parsed back before it is returned.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -22,20 +25,37 @@
 #define OFF_BOARD   0x0060
 #define OFF_PCIR    0x00a0
 #define OFF_BMP     0x0100
-#define OFF_DCB     0x0200
-#define OFF_SCRIPT_TABLE 0x03c0
-#define DCB30_HDR   0x16
-#define OFF_BIT_I   0x0180  /* BIT 'i' data */
-#define OFF_BIT_INIT 0x01a0 /* BIT 'I' data: the init table */
-#define OFF_SCRIPTS 0x0400
-#define END_DCB     OFF_SCRIPT_TABLE
+#define OFF_HEAP    0x0200
+
+#define MAX_FIXUPS  64
+
+typedef struct Fixup {
+    uint32_t pos;
+    uint8_t size;
+    char name[16];
+} Fixup;
 
 typedef struct Builder {
+    GKeyFile *kf;
     uint8_t *rom;
     size_t size;
-    uint32_t script_pos;
-    const char *path;
+    uint32_t heap;          /* next free byte */
+    uint8_t dcb_version;
+    bool bit;
+    unsigned bmp;           /* BMP version, major << 8 | minor */
+    /* init scripts */
+    uint16_t scripts[NVBIOS_MAX_SCRIPTS];
+    int n_scripts;
+    GHashTable *labels;     /* "script0", "sub1" -> offset */
+    Fixup fixups[MAX_FIXUPS];
+    int n_fixups;
+    /* what the BIT entries point at */
+    uint32_t pll, perf, tmds, daccmp;
 } Builder;
+
+#define BUILD_FAIL(...) \
+    do { g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD, __VA_ARGS__); \
+         return false; } while (0)
 
 static void put8(Builder *b, uint32_t off, uint32_t v)
 {
@@ -54,26 +74,20 @@ static void put32(Builder *b, uint32_t off, uint32_t v)
     put16(b, off + 2, v >> 16);
 }
 
-static bool get_num(GKeyFile *kf, const char *grp, const char *key,
-                    uint64_t def, uint64_t max, uint64_t *out, GError **errp)
+/* Space for a table of @len bytes; 0 (and an error) if the image is full. */
+static uint32_t alloc(Builder *b, uint32_t len, const char *what,
+                      GError **errp)
 {
-    g_autofree char *s = g_key_file_get_string(kf, grp, key, NULL);
-    char *end;
+    uint32_t at = b->heap;
 
-    if (!s) {
-        *out = def;
-        return true;
-    }
-    g_strstrip(s);
-    errno = 0;
-    *out = strtoull(s, &end, 0);
-    if (errno || end == s || *end || *out > max) {
+    if (at + len >= b->size - 1) {      /* the last byte is the checksum */
         g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[%s] %s=%s: expected a number up to 0x%" G_GINT64_MODIFIER
-                    "x", grp, key, s, max);
-        return false;
+                    "%s (%u bytes) does not fit in the %zu KiB image",
+                    what, len, b->size / 1024);
+        return 0;
     }
-    return true;
+    b->heap += len;
+    return at;
 }
 
 static bool parse_num(const char *s, uint64_t max, uint64_t *out)
@@ -83,6 +97,247 @@ static bool parse_num(const char *s, uint64_t max, uint64_t *out)
     *out = strtoull(s, &end, 0);
     return !errno && end != s && !*end && *out <= max;
 }
+
+static bool get_num(GKeyFile *kf, const char *grp, const char *key,
+                    uint64_t def, uint64_t max, uint64_t *out, GError **errp)
+{
+    g_autofree char *s = g_key_file_get_string(kf, grp, key, NULL);
+
+    if (!s) {
+        *out = def;
+        return true;
+    }
+    g_strstrip(s);
+    if (!parse_num(s, max, out)) {
+        BUILD_FAIL("[%s] %s=%s: expected a number up to 0x%" G_GINT64_MODIFIER
+                   "x", grp, key, s, max);
+    }
+    return true;
+}
+
+/* "a;b;c" into @n numbers, each up to @max. */
+static bool get_list(GKeyFile *kf, const char *grp, const char *key,
+                     const char *what, uint64_t *v, gsize n, uint64_t max,
+                     GError **errp)
+{
+    g_auto(GStrv) s = g_key_file_get_string_list(kf, grp, key, NULL, NULL);
+    gsize cnt = s ? g_strv_length(s) : 0;
+
+    for (gsize i = 0; i < cnt && i < n; i++) {
+        if (!parse_num(g_strstrip(s[i]), max, &v[i])) {
+            cnt = 0;
+            break;
+        }
+    }
+    if (cnt != n) {
+        BUILD_FAIL("[%s] %s: expected \"%s\"", grp, key, what);
+    }
+    return true;
+}
+
+/* A "min-max" pair of numbers. */
+static bool get_range(GKeyFile *kf, const char *grp, const char *key,
+                      uint64_t max, uint64_t *lo, uint64_t *hi, GError **errp)
+{
+    g_autofree char *s = g_key_file_get_string(kf, grp, key, NULL);
+    g_auto(GStrv) p = NULL;
+
+    *lo = *hi = 0;
+    if (!s) {
+        return true;
+    }
+    p = g_strsplit(g_strstrip(s), "-", 3);
+    if (g_strv_length(p) != 2 || !parse_num(p[0], max, lo) ||
+        !parse_num(p[1], max, hi) || *lo > *hi) {
+        BUILD_FAIL("[%s] %s=%s: expected \"min-max\", each up to %"
+                   G_GINT64_MODIFIER "u", grp, key, s, max);
+    }
+    return true;
+}
+
+/* ---- init scripts ------------------------------------------------------- */
+
+/*
+ * One instruction in text form: the opcode's name (with or without INIT_)
+ * and its fixed operands in order, leaving out an element count, which is
+ * counted from the elements that follow, e.g.
+ *   zm_reg 0x009200 217
+ *   zm_cr_group 0x1f 0x57 0x20 0x00      (two {addr data} elements)
+ *   sub_direct @sub0                     (a label: scriptN or subN)
+ */
+static bool emit_insn(Builder *b, const char *text, GError **errp)
+{
+    g_auto(GStrv) tok = g_strsplit_set(text, " \t", -1);
+    g_autoptr(GPtrArray) w = g_ptr_array_new();
+    g_auto(GStrv) args = NULL, elems = NULL;
+    const NVBiosOpcode *op;
+    uint32_t start = b->heap, pos, count_pos = 0;
+    unsigned nargs = 0, nel = 0, esize, i, a, len;
+
+    for (i = 0; tok[i]; i++) {
+        if (*tok[i]) {
+            g_ptr_array_add(w, tok[i]);
+        }
+    }
+    if (!w->len) {
+        return true;
+    }
+    op = nvbios_opcode_by_name(w->pdata[0]);
+    if (!op) {
+        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
+                    "unknown init script instruction \"%s\"",
+                    (char *)w->pdata[0]);
+        return false;
+    }
+    args = g_strsplit(op->args, " ", -1);
+    elems = g_strsplit(op->elems, " ", -1);
+    for (i = 0; args[i] && *args[i]; i++) {
+        nargs += !(op->count_at && g_str_has_prefix(args[i], "count:"));
+    }
+    for (i = 0; elems[i] && *elems[i]; i++) {
+        nel++;
+    }
+    esize = nvbios_fields_size(op->elems);
+    if (w->len - 1 < nargs || (!nel && w->len - 1 != nargs) ||
+        (nel && (w->len - 1 - nargs) % nel)) {
+        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
+                    "\"%s\": %s takes %u operands (%s)%s", text, op->name,
+                    nargs, op->args, nel ? " then whole elements" : "");
+        return false;
+    }
+    len = op->len + (w->len - 1 - nargs) / (nel ? nel : 1) * esize;
+    if (!alloc(b, len, "init scripts", errp)) {
+        return false;
+    }
+    put8(b, start, op->op);
+    pos = start + 1;
+    a = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        GStrv f = pass ? elems : args;
+        unsigned reps = pass ? (nel ? (w->len - 1 - nargs) / nel : 0) : 1;
+        for (unsigned r = 0; r < reps; r++) {
+            for (i = 0; f[i] && *f[i]; i++) {
+                const char *colon = strchr(f[i], ':');
+                unsigned size = colon[1] - '0';
+                uint64_t v, max = (1ull << (8 * size)) - 1;
+                const char *word;
+
+                if (!pass && op->count_at && g_str_has_prefix(f[i], "count:")) {
+                    count_pos = pos;
+                    pos += size;
+                    continue;
+                }
+                word = w->pdata[a++];
+                if (word[0] == '@') {
+                    Fixup *fx;
+                    if (b->n_fixups >= MAX_FIXUPS || size != 2) {
+                        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
+                                    "\"%s\": a label can only be a 16-bit "
+                                    "operand", text);
+                        return false;
+                    }
+                    fx = &b->fixups[b->n_fixups++];
+                    fx->pos = pos;
+                    fx->size = size;
+                    g_strlcpy(fx->name, word + 1, sizeof(fx->name));
+                    pos += size;
+                    continue;
+                }
+                if (!parse_num(word, max, &v)) {
+                    g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
+                                "\"%s\": operand %u (%.*s) is not a number "
+                                "up to 0x%" G_GINT64_MODIFIER "x", text, a - 1,
+                                (int)(colon - f[i]), f[i], max);
+                    return false;
+                }
+                for (unsigned k = 0; k < size; k++) {
+                    put8(b, pos++, (v >> (8 * k)) & 0xff);
+                }
+            }
+        }
+    }
+    if (count_pos) {
+        unsigned n = (w->len - 1 - nargs) / nel;
+        if (n > 0xff) {
+            g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
+                        "\"%s\": more than 255 elements", text);
+            return false;
+        }
+        put8(b, count_pos, n);
+    }
+    return true;
+}
+
+static bool emit_script(Builder *b, const char *key, GError **errp)
+{
+    g_auto(GStrv) insns = NULL;
+    gsize count;
+
+    insns = g_key_file_get_string_list(b->kf, "init", key, &count, errp);
+    if (!insns) {
+        return false;
+    }
+    g_hash_table_insert(b->labels, g_strdup(key), GUINT_TO_POINTER(b->heap));
+    for (gsize i = 0; i < count; i++) {
+        GError *err = NULL;
+        if (!emit_insn(b, insns[i], &err)) {
+            g_propagate_prefixed_error(errp, err, "[init] %s: ", key);
+            return false;
+        }
+    }
+    return emit_insn(b, "done", errp);
+}
+
+/* [init] script0..N (listed in the script table), sub0..N (reachable
+ * only through INIT_SUB_DIRECT / INIT_JUMP labels). */
+static bool build_scripts(Builder *b, GError **errp)
+{
+    unsigned max = b->bit || b->bmp >= 0x0510 ? NVBIOS_MAX_SCRIPTS : 2;
+
+    for (unsigned s = 0; s < NVBIOS_MAX_SCRIPTS; s++) {
+        g_autofree char *key = g_strdup_printf("script%u", s);
+        if (!g_key_file_has_key(b->kf, "init", key, NULL)) {
+            break;
+        }
+        if (s >= max) {
+            BUILD_FAIL("[init] %s: BMP %x.%02x has room for two scripts", key,
+                       b->bmp >> 8, b->bmp & 0xff);
+        }
+        b->scripts[b->n_scripts++] = b->heap;
+        if (!emit_script(b, key, errp)) {
+            return false;
+        }
+    }
+    for (unsigned s = 0; s < NVBIOS_MAX_SCRIPTS; s++) {
+        g_autofree char *key = g_strdup_printf("sub%u", s);
+        if (g_key_file_has_key(b->kf, "init", key, NULL) &&
+            !emit_script(b, key, errp)) {
+            return false;
+        }
+    }
+    for (int i = 0; i < b->n_fixups; i++) {
+        gpointer v;
+        if (!g_hash_table_lookup_extended(b->labels, b->fixups[i].name, NULL,
+                                          &v)) {
+            BUILD_FAIL("[init]: label @%s names no script", b->fixups[i].name);
+        }
+        put16(b, b->fixups[i].pos, GPOINTER_TO_UINT(v));
+    }
+    return true;
+}
+
+/* the script table the init table points at (BIT, BMP 5.10+) */
+static uint32_t build_script_table(Builder *b, GError **errp)
+{
+    uint32_t t = alloc(b, 2 * (b->n_scripts + 1), "init script table", errp);
+
+    for (int i = 0; t && i < b->n_scripts; i++) {
+        put16(b, t + 2 * i, b->scripts[i]);
+    }
+    return t;
+}
+
+/* ---- DCB and its tables -------------------------------------------------- */
 
 static const struct {
     const char *name;
@@ -94,275 +349,471 @@ static const struct {
     { "lvds", NVBIOS_OUTPUT_LVDS },
 };
 
-/*
- * One init script instruction in text form, e.g. "zm_reg 0x9200 0x8" or
- * "zm_cr 0x1f 0x57".  Appends its bytes at b->script_pos.
- */
-static bool emit_insn(Builder *b, const char *text, GError **errp)
-{
-    static const struct {
-        const char *name;
-        uint8_t op;
-        uint8_t nargs;
-        uint8_t argsz[3];
-    } forms[] = {
-        { "zm_reg", 0x7a, 2, { 4, 4 } },
-        { "zm_reg16", 0x77, 2, { 4, 2 } },
-        { "nv_reg", 0x6e, 3, { 4, 4, 4 } },
-        { "or_reg", 0x48, 2, { 4, 4 } },
-        { "andn_reg", 0x47, 2, { 4, 4 } },
-        { "zm_cr", 0x53, 2, { 1, 1 } },
-        { "cr", 0x52, 3, { 1, 1, 1 } },
-        { "zm_index_io", 0x62, 3, { 2, 1, 1 } },
-        { "index_io", 0x78, 3, { 2, 1, 1 } },
-        { "time", 0x74, 1, { 2 } },
-        { "resume", 0x72, 0, { 0 } },
-        { "done", 0x71, 0, { 0 } },
-    };
-    g_auto(GStrv) tok = g_strsplit_set(text, " \t", -1);
-    GPtrArray *words = g_ptr_array_new();
-    size_t i;
-    bool ok = false;
+typedef struct Output {
+    uint8_t type;
+    uint64_t i2c, heads, connector, bus, location, or_mask, conf, ctype;
+} Output;
 
-    for (i = 0; tok[i]; i++) {
-        if (*tok[i]) {
-            g_ptr_array_add(words, tok[i]);
-        }
-    }
-    if (!words->len) {
-        ok = true;
-        goto out;
-    }
-    for (i = 0; i < G_N_ELEMENTS(forms); i++) {
-        if (!g_ascii_strcasecmp(words->pdata[0], forms[i].name)) {
+static bool read_output(Builder *b, int n, Output *o, GError **errp)
+{
+    g_autofree char *grp = g_strdup_printf("output%d", n);
+    g_autofree char *type = g_key_file_get_string(b->kf, grp, "type", NULL);
+    size_t t;
+
+    for (t = 0; type && t < G_N_ELEMENTS(output_types); t++) {
+        if (!strcmp(type, output_types[t].name)) {
             break;
         }
     }
-    if (i == G_N_ELEMENTS(forms)) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
-                    "unknown init script instruction \"%s\"",
-                    (char *)words->pdata[0]);
-        goto out;
+    if (!type || t == G_N_ELEMENTS(output_types)) {
+        BUILD_FAIL("[%s] type=%s: expected crt, tv, tmds or lvds", grp,
+                   type ? type : "(missing)");
     }
-    if (words->len - 1 != forms[i].nargs) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
-                    "\"%s\": %s takes %u arguments", text, forms[i].name,
-                    forms[i].nargs);
-        goto out;
-    }
-    {
-        size_t len = 1;
-        for (int a = 0; a < forms[i].nargs; a++) {
-            len += forms[i].argsz[a];
-        }
-        if (b->script_pos + len >= b->size - 1) {
-            g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
-                        "init scripts do not fit in the image");
-            goto out;
-        }
-    }
-    put8(b, b->script_pos++, forms[i].op);
-    for (int a = 0; a < forms[i].nargs; a++) {
-        uint64_t v, max = (1ull << (8 * forms[i].argsz[a])) - 1;
-        if (!parse_num(words->pdata[a + 1], max, &v)) {
-            g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_SCRIPT,
-                        "\"%s\": argument %d is not a number up to 0x%"
-                        G_GINT64_MODIFIER "x", text, a + 1, max);
-            goto out;
-        }
-        for (int k = 0; k < forms[i].argsz[a]; k++) {
-            put8(b, b->script_pos++, (v >> (8 * k)) & 0xff);
-        }
-    }
-    ok = true;
-out:
-    g_ptr_array_free(words, true);
-    return ok;
+    o->type = output_types[t].type;
+    return get_num(b->kf, grp, "i2c", 0, 0xf, &o->i2c, errp) &&
+           get_num(b->kf, grp, "heads", 1, 0xf, &o->heads, errp) &&
+           get_num(b->kf, grp, "connector", n, 0xf, &o->connector, errp) &&
+           get_num(b->kf, grp, "bus", n, 0xf, &o->bus, errp) &&
+           get_num(b->kf, grp, "location", 0, 3, &o->location, errp) &&
+           get_num(b->kf, grp, "or", 1, 0xf, &o->or_mask, errp) &&
+           get_num(b->kf, grp, "conf", 0, 0xffffffff, &o->conf, errp) &&
+           get_num(b->kf, grp, "connector_type", 0, 0xff, &o->ctype, errp);
 }
 
-static bool build_scripts(Builder *b, GKeyFile *kf, uint16_t *ptrs,
-                          int *n, GError **errp)
+static uint32_t dcb15_conn(const Output *o)
 {
-    *n = 0;
-    b->script_pos = OFF_SCRIPTS;
-    for (int s = 0; s < 2; s++) {
-        g_autofree char *key = g_strdup_printf("script%d", s);
-        g_auto(GStrv) insns = NULL;
-        gsize count;
-
-        if (!g_key_file_has_key(kf, "init", key, NULL)) {
-            break;
-        }
-        insns = g_key_file_get_string_list(kf, "init", key, &count, errp);
-        if (!insns) {
-            return false;
-        }
-        ptrs[(*n)++] = b->script_pos;
-        for (gsize i = 0; i < count; i++) {
-            GError *err = NULL;
-            if (!emit_insn(b, insns[i], &err)) {
-                g_propagate_prefixed_error(errp, err, "[init] %s: ", key);
-                return false;
-            }
-        }
-        if (!emit_insn(b, "done", errp)) {
-            return false;
-        }
-    }
-    return true;
+    static const uint8_t type15[] = { 0, 1, 2, 3 };
+    return type15[o->type] | o->i2c << 14 | ((o->heads - 1) & 7) << 18 |
+           (o->location & 0xf) << 21 | (o->bus & 7) << 25;
 }
 
-static bool build_dcb(Builder *b, GKeyFile *kf, GError **errp)
+static bool build_i2c(Builder *b, GError **errp, uint32_t *at)
 {
-    uint64_t ver;
-    uint32_t e = OFF_DCB + 8;
-    int n = 0;
+    bool hdr = b->dcb_version >= 0x30;
+    uint32_t e = alloc(b, (hdr ? 4 : 0) + 4 * NVBIOS_MAX_I2C, "I2C table",
+                       errp);
 
-    if (!g_key_file_has_group(kf, "output0")) {
-        return true;        /* no DCB: nouveau fabricates one on BMP boards */
-    }
-    if (!get_num(kf, "board", "dcb_version", 0x22, 0xff, &ver, errp)) {
+    if (!e) {
         return false;
     }
-    if (ver < 0x20 || ver > 0x30) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[board] dcb_version=0x%02x: the builder writes DCB 2.x "
-                    "and 3.0", (unsigned)ver);
-        return false;
-    }
-    put8(b, OFF_DCB, ver);
-    if (ver >= 0x30) {
-        /* 3.0: header 0x16 bytes (connector table pointer at +0x14) */
-        put8(b, OFF_DCB + 1, DCB30_HDR);
-        put8(b, OFF_DCB + 3, 8);
-        put32(b, OFF_DCB + 6, 0x4edcbdcb);
-        e = OFF_DCB + DCB30_HDR;
-    } else {
-        put32(b, OFF_DCB + 4, 0x4edcbdcb);
-    }
-    put16(b, 0x36, OFF_DCB);
-
-    for (n = 0; n < NVBIOS_MAX_DCB; n++) {
-        g_autofree char *grp = g_strdup_printf("output%d", n);
-        g_autofree char *type = NULL;
-        uint64_t i2c, heads, connector, bus, location, or_mask, conf;
-        size_t t;
-
-        if (!g_key_file_has_group(kf, grp)) {
-            break;
-        }
-        type = g_key_file_get_string(kf, grp, "type", NULL);
-        for (t = 0; type && t < G_N_ELEMENTS(output_types); t++) {
-            if (!strcmp(type, output_types[t].name)) {
-                break;
-            }
-        }
-        if (!type || t == G_N_ELEMENTS(output_types)) {
-            g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                        "[%s] type=%s: expected crt, tv, tmds or lvds", grp,
-                        type ? type : "(missing)");
-            return false;
-        }
-        if (!get_num(kf, grp, "i2c", 0, 0xf, &i2c, errp) ||
-            !get_num(kf, grp, "heads", 1, 0xf, &heads, errp) ||
-            !get_num(kf, grp, "connector", n, 0xf, &connector, errp) ||
-            !get_num(kf, grp, "bus", n, 0xf, &bus, errp) ||
-            !get_num(kf, grp, "location", 0, 3, &location, errp) ||
-            !get_num(kf, grp, "or", 1, 0xf, &or_mask, errp) ||
-            !get_num(kf, grp, "conf", 0, 0xffffffff, &conf, errp)) {
-            return false;
-        }
-        put32(b, e, output_types[t].type | i2c << 4 | heads << 8 |
-              connector << 12 | bus << 16 | location << 20 | or_mask << 24);
-        put32(b, e + 4, conf);
-        e += 8;
-    }
-    put32(b, e, NVBIOS_OUTPUT_EOL);     /* end marker entry */
-    e += 8;
-    if (ver >= 0x30) {
-        put8(b, OFF_DCB + 2, n + 1);
-        /* connector table: version, header 5, count, entry size 2; one
-         * entry per connector index the outputs name (outputs may share) */
-        int nconn = 0;
-        uint16_t conns[NVBIOS_MAX_DCB];
-        for (int i = 0; i < n; i++) {
-            g_autofree char *grp = g_strdup_printf("output%d", i);
-            uint64_t idx, ctype;
-            if (!get_num(kf, grp, "connector", i, NVBIOS_MAX_DCB - 1, &idx, errp) ||
-                !get_num(kf, grp, "connector_type", 0x00, 0xff, &ctype, errp)) {
-                return false;
-            }
-            while (nconn <= (int)idx) {
-                conns[nconn] = 0xff | nconn << 8;      /* 0xff: unused */
-                nconn++;
-            }
-            if ((conns[idx] & 0xff) == 0xff) {
-                conns[idx] = ctype | idx << 8;
-            }
-        }
-        put16(b, OFF_DCB + 0x14, e);
-        put8(b, e, 0x30);
-        put8(b, e + 1, 5);
-        put8(b, e + 2, nconn);
-        put8(b, e + 3, 2);
-        for (int i = 0; i < nconn; i++) {
-            put16(b, e + 5 + 2 * i, conns[i]);
-        }
-        e += 5 + 2 * nconn;
-        /* I2C table 3.0: version, header 4, count, entry size 4 */
-        put16(b, OFF_DCB + 4, e);
-        put8(b, e, 0x30);
+    *at = e;
+    if (hdr) {
+        put8(b, e, b->dcb_version >= 0x40 ? 0x40 : 0x30);
         put8(b, e + 1, 4);
         put8(b, e + 2, NVBIOS_MAX_I2C);
         put8(b, e + 3, 4);
         e += 4;
-    } else {
-        /* I2C table right after the entries: 16 x 4 bytes, no header */
-        put16(b, OFF_DCB + 2, e);
     }
     for (int i = 0; i < NVBIOS_MAX_I2C; i++) {
         g_autofree char *key = g_strdup_printf("port%d", i);
-        g_auto(GStrv) v = NULL;
-        gsize cnt = 0;
-        uint64_t drive, sense;
+        uint64_t v[2];
 
         /* unused: type 7 before 3.0, 0xff from 3.0 */
-        put32(b, e + 4 * i, ver >= 0x30 ? 0xff000000 : 0x07000000);
-        if (!g_key_file_has_key(kf, "i2c", key, NULL)) {
+        put32(b, e + 4 * i, hdr ? 0xff000000 : 0x07000000);
+        if (!g_key_file_has_key(b->kf, "i2c", key, NULL)) {
             continue;
         }
-        v = g_key_file_get_string_list(kf, "i2c", key, &cnt, NULL);
-        if (cnt != 2 || !parse_num(g_strstrip(v[0]), 0xff, &drive) ||
-            !parse_num(g_strstrip(v[1]), 0xff, &sense)) {
-            g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                        "[i2c] %s: expected \"drive;sense\" CRTC indices", key);
+        if (!get_list(b->kf, "i2c", key, "drive;sense", v, 2, 0xff, errp)) {
             return false;
         }
-        put32(b, e + 4 * i, drive | sense << 8);
-    }
-    if (e + 4 * NVBIOS_MAX_I2C > END_DCB) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "DCB and I2C table do not fit below 0x%x", END_DCB);
-        return false;
+        put32(b, e + 4 * i, v[0] | v[1] << 8);
     }
     return true;
 }
 
-/*
- * BIT (NV4x-era, also late NV3x): the header "\xff\xb8BIT", then 6-byte
- * entries {id, version, length, offset}.  We write 'i' (version, feature
- * byte; 15 bytes as nouveau wants, no DAC compare table) and 'I' (the init
- * table: script table pointer first, 14 bytes).
- */
-static void build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
-                      uint64_t chip, const uint16_t *scripts, int nscripts)
+/* [gpio] entryN=line;func;log0;log1 */
+static bool build_gpio(Builder *b, uint32_t *at, GError **errp)
 {
-    static const struct { char id; uint8_t version; uint16_t len, off; } e[] = {
-        { 'i', 1, 15, OFF_BIT_I },
-        { 'I', 1, 14, OFF_BIT_INIT },
-    };
-    uint32_t o = OFF_BMP;
+    bool v4 = b->dcb_version >= 0x40;
+    unsigned n = 0, esz = v4 ? 4 : 2;
+    uint32_t g;
 
+    *at = 0;
+    while (n < NVBIOS_MAX_GPIO) {
+        g_autofree char *key = g_strdup_printf("entry%u", n);
+        if (!g_key_file_has_key(b->kf, "gpio", key, NULL)) {
+            break;
+        }
+        n++;
+    }
+    if (!n) {
+        return true;
+    }
+    if (b->dcb_version < 0x22) {
+        BUILD_FAIL("[gpio]: DCB %x.%x has no GPIO table (2.2 and later do)",
+                   b->dcb_version >> 4, b->dcb_version & 0xf);
+    }
+    g = alloc(b, 4 + n * esz, "GPIO table", errp);
+    if (!g) {
+        return false;
+    }
+    put8(b, g, v4 ? 0x40 : 0x30);
+    put8(b, g + 1, 4);
+    put8(b, g + 2, n);
+    put8(b, g + 3, esz);
+    for (unsigned i = 0; i < n; i++) {
+        g_autofree char *key = g_strdup_printf("entry%u", i);
+        uint64_t v[4];
+        uint32_t e = g + 4 + i * esz;
+
+        if (!get_list(b->kf, "gpio", key, "line;func;log0;log1", v, 4, 0xff,
+                      errp)) {
+            return false;
+        }
+        if (v[0] > 0x1f || (!v4 && v[1] > 0x3f) || v[2] > 3 || v[3] > 3) {
+            BUILD_FAIL("[gpio] %s: line up to 31, func up to 0x%x, log "
+                       "values up to 3", key, v4 ? 0xff : 0x3f);
+        }
+        if (v4) {
+            put32(b, e, v[0] | v[1] << 8 | v[2] << 27 | v[3] << 29);
+        } else {
+            put16(b, e, v[0] | v[1] << 5 | v[2] << 11 | v[3] << 13);
+        }
+    }
+    *at = g;
+    return true;
+}
+
+static bool build_dcb(Builder *b, GError **errp)
+{
+    Output out[NVBIOS_MAX_DCB];
+    uint32_t dcb, e, hdr, len, i2c, gpio = 0;
+    int n;
+    uint8_t ver = b->dcb_version;
+
+    for (n = 0; n < NVBIOS_MAX_DCB - 1; n++) {
+        g_autofree char *grp = g_strdup_printf("output%d", n);
+        if (!g_key_file_has_group(b->kf, grp)) {
+            break;
+        }
+        if (!read_output(b, n, &out[n], errp)) {
+            return false;
+        }
+    }
+    if (!n) {
+        return true;        /* no DCB: nouveau fabricates one on BMP boards */
+    }
+    if (ver != 0x15 && (ver < 0x20 || ver > 0x22) && ver != 0x30 &&
+        ver != 0x40) {
+        BUILD_FAIL("[board] dcb_version=0x%02x: the builder writes DCB 1.5, "
+                   "2.0-2.2, 3.0 and 4.0", ver);
+    }
+    if (ver == 0x15) {
+        /* "DEV_REC", then version, ?, I2C pointer, 10-byte entries */
+        uint32_t rec = alloc(b, 7, "DCB", errp);
+        if (!rec) {
+            return false;
+        }
+        memcpy(b->rom + rec, "DEV_REC", 7);
+        hdr = 4;
+        len = 10;
+    } else if (ver < 0x30) {
+        hdr = len = 8;
+        if (g_key_file_has_group(b->kf, "gpio")) {
+            /* DCB 2.2 pre-header: 0x13 bytes ending in its own length,
+             * the GPIO table pointer at -0x0f */
+            uint32_t pre = alloc(b, 0x13, "DCB 2.2 pre-header", errp);
+            if (!pre) {
+                return false;
+            }
+            put8(b, pre + 0x12, 0x13);
+        }
+    } else {
+        hdr = 0x16;         /* up to the connector table pointer */
+        len = 8;
+    }
+    dcb = alloc(b, hdr + (n + 1) * len, "DCB", errp);
+    if (!dcb) {
+        return false;
+    }
+    put8(b, dcb, ver);
+    put16(b, 0x36, dcb);
+    if (ver >= 0x30) {
+        put8(b, dcb + 1, hdr);
+        put8(b, dcb + 2, n + 1);
+        put8(b, dcb + 3, len);
+        put32(b, dcb + 6, 0x4edcbdcb);
+    } else if (ver >= 0x20) {
+        put32(b, dcb + 4, 0x4edcbdcb);
+    }
+    e = dcb + hdr;
+    for (int i = 0; i < n; i++, e += len) {
+        const Output *o = &out[i];
+        uint32_t conn = ver == 0x15 ? dcb15_conn(o) :
+                        o->type | o->i2c << 4 | o->heads << 8 |
+                        o->connector << 12 | o->bus << 16 |
+                        o->location << 20 | o->or_mask << 24;
+        if (!conn) {
+            BUILD_FAIL("[output%d]: encodes as 0x00000000, which ends a DCB "
+                       "%x.%x table", i, ver >> 4, ver & 0xf);
+        }
+        put32(b, e, conn);
+        put32(b, e + (ver == 0x15 ? 6 : 4), o->conf);
+    }
+    put32(b, e, NVBIOS_OUTPUT_EOL);     /* end marker entry */
+
+    if (!build_i2c(b, errp, &i2c)) {
+        return false;
+    }
+    put16(b, dcb + (ver >= 0x30 ? 4 : 2), i2c);
+    if (!build_gpio(b, &gpio, errp)) {
+        return false;
+    }
+    if (gpio) {
+        put16(b, ver >= 0x30 ? dcb + 0x0a : dcb - 0x0f, gpio);
+    }
+    if (ver >= 0x30) {
+        /* connector table: one entry per connector index the outputs
+         * name (outputs may share one); 2-byte entries in 3.0, 4 in 4.0 */
+        unsigned esz = ver >= 0x40 ? 4 : 2, nconn = 0;
+        uint32_t conns[NVBIOS_MAX_DCB], c;
+        for (int i = 0; i < n; i++) {
+            unsigned idx = out[i].connector;
+            while (nconn <= idx) {
+                conns[nconn] = 0xff | nconn << 8;      /* 0xff: unused */
+                nconn++;
+            }
+            if ((conns[idx] & 0xff) == 0xff) {
+                conns[idx] = out[i].ctype | idx << 8;
+            }
+        }
+        c = alloc(b, 5 + esz * nconn, "connector table", errp);
+        if (!c) {
+            return false;
+        }
+        put16(b, dcb + 0x14, c);
+        put8(b, c, ver >= 0x40 ? 0x40 : 0x30);
+        put8(b, c + 1, 5);
+        put8(b, c + 2, nconn);
+        put8(b, c + 3, esz);
+        for (unsigned i = 0; i < nconn; i++) {
+            if (esz == 4) {
+                put32(b, c + 5 + 4 * i, conns[i]);
+            } else {
+                put16(b, c + 5 + 2 * i, conns[i]);
+            }
+        }
+    }
+    return true;
+}
+
+/* ---- PLL limits, performance levels, TMDS, DAC values -------------------- */
+
+/*
+ * [board] pll_version=0x11: one [pll0] for every PLL (BMP 5.24+, BIT 'C');
+ * pll_version=0x21: [pllN] per register (BIT 'C').  Keys: reg, vco1, vco2
+ * (kHz "min-max"), vco1_in, vco2_in, vco1_n, vco1_m, vco2_n, vco2_m,
+ * max_p, bias_p, refclk.
+ */
+static bool build_pll(Builder *b, GError **errp)
+{
+    uint64_t ver;
+    int n;
+
+    if (!get_num(b->kf, "board", "pll_version", 0, 0xff, &ver, errp)) {
+        return false;
+    }
+    for (n = 0; n < NVBIOS_MAX_PLL; n++) {
+        g_autofree char *grp = g_strdup_printf("pll%d", n);
+        if (!g_key_file_has_group(b->kf, grp)) {
+            break;
+        }
+    }
+    if (!n) {
+        return true;
+    }
+    if (ver != 0x10 && ver != 0x11 && ver != 0x20 && ver != 0x21) {
+        BUILD_FAIL("[board] pll_version=0x%02x: the builder writes PLL limits "
+                   "1.0, 1.1, 2.0 and 2.1", (unsigned)ver);
+    }
+    if (ver < 0x20 && n != 1) {
+        BUILD_FAIL("[pll1]: PLL limits 1.x hold one record for every PLL");
+    }
+    if (ver < 0x20 && !b->bit && b->bmp < 0x0524) {
+        BUILD_FAIL("[pll0]: BMP %x.%02x has no PLL limits pointer (5.24 and "
+                   "later do)", b->bmp >> 8, b->bmp & 0xff);
+    }
+    if (ver >= 0x20 && !b->bit) {
+        BUILD_FAIL("[board] pll_version=0x%02x needs a BIT image", (unsigned)ver);
+    }
+    b->pll = alloc(b, ver < 0x20 ? 25 : 4 + 0x23 * n, "PLL limits", errp);
+    if (!b->pll) {
+        return false;
+    }
+    put8(b, b->pll, ver);
+    if (ver >= 0x20) {
+        put8(b, b->pll + 1, 4);
+        put8(b, b->pll + 2, 0x23);
+        put8(b, b->pll + 3, n);
+    }
+    for (int i = 0; i < n; i++) {
+        g_autofree char *grp = g_strdup_printf("pll%d", i);
+        uint64_t reg, v[8], nm[8], max_p, bias_p, refclk;
+        uint32_t e = ver < 0x20 ? b->pll + 1 : b->pll + 4 + 0x23 * i;
+        static const char *ranges[] = { "vco1", "vco2", "vco1_in", "vco2_in" };
+        static const char *nms[] = { "vco1_n", "vco1_m", "vco2_n", "vco2_m" };
+
+        for (int k = 0; k < 4; k++) {
+            if (!get_range(b->kf, grp, ranges[k], 0xffffffff, &v[2 * k],
+                           &v[2 * k + 1], errp) ||
+                !get_range(b->kf, grp, nms[k], 0xff, &nm[2 * k],
+                           &nm[2 * k + 1], errp)) {
+                return false;
+            }
+        }
+        if (!v[1]) {
+            BUILD_FAIL("[%s] vco1=min-max (kHz) is required", grp);
+        }
+        if (!get_num(b->kf, grp, "reg", 0, 0xffffffff, &reg, errp) ||
+            !get_num(b->kf, grp, "max_p", 6, 0xff, &max_p, errp) ||
+            !get_num(b->kf, grp, "bias_p", 0, 0xff, &bias_p, errp) ||
+            !get_num(b->kf, grp, "refclk", 0, 0xffffffff, &refclk, errp)) {
+            return false;
+        }
+        if (ver < 0x20) {
+            /* kHz, 32 bits: VCO1, VCO2 ranges, then the two minimum inputs */
+            put32(b, e + 0, v[0]);
+            put32(b, e + 4, v[1]);
+            put32(b, e + 8, v[2]);
+            put32(b, e + 12, v[3]);
+            put32(b, e + 16, v[4]);
+            put32(b, e + 20, v[6]);
+            continue;
+        }
+        if (!reg) {
+            BUILD_FAIL("[%s] reg= (the PLL's register) is required in a "
+                       "version 2.x table", grp);
+        }
+        put32(b, e, reg);
+        /* MHz, 16 bits: vco1 min/max, vco2 min/max, min inputs, max inputs */
+        {
+            static const int order[] = { 0, 1, 2, 3, 4, 6, 5, 7 };
+            for (int k = 0; k < 8; k++) {
+                uint64_t khz = v[order[k]];
+                if (khz % 1000 || khz / 1000 > 0xffff) {
+                    BUILD_FAIL("[%s]: %" G_GINT64_MODIFIER "u kHz: a version "
+                               "2.x table holds whole MHz", grp, khz);
+                }
+                put16(b, e + 4 + 2 * k, khz / 1000);
+            }
+        }
+        for (int k = 0; k < 8; k++) {
+            put8(b, e + 20 + k, nm[k]);
+        }
+        put8(b, e + 29, max_p);
+        put8(b, e + 30, bias_p);
+        put32(b, e + 31, refclk);
+    }
+    return true;
+}
+
+/* [perf] levelN=pstate;core_mhz;memory_mhz, as a version 2.1 table. */
+static bool build_perf(Builder *b, GError **errp)
+{
+    int n;
+
+    for (n = 0; n < NVBIOS_MAX_PERF; n++) {
+        g_autofree char *key = g_strdup_printf("level%d", n);
+        if (!g_key_file_has_key(b->kf, "perf", key, NULL)) {
+            break;
+        }
+    }
+    if (!g_key_file_has_group(b->kf, "perf")) {
+        return true;
+    }
+    b->perf = alloc(b, 6 + 14 * n, "performance table", errp);
+    if (!b->perf) {
+        return false;
+    }
+    put8(b, b->perf, 0x21);
+    put8(b, b->perf + 1, 6);
+    put8(b, b->perf + 2, n);
+    put8(b, b->perf + 3, 14);
+    for (int i = 0; i < n; i++) {
+        g_autofree char *key = g_strdup_printf("level%d", i);
+        uint64_t v[3];
+        uint32_t e = b->perf + 6 + 14 * i;
+        if (!get_list(b->kf, "perf", key, "pstate;core_mhz;memory_mhz", v, 3,
+                      0xffff, errp)) {
+            return false;
+        }
+        put8(b, e, v[0]);
+        put16(b, e + 6, v[1]);          /* shader clock; core = shader + 0 */
+        put16(b, e + 0x0b, v[2] / 2);   /* memory, 2 MHz units */
+    }
+    return true;
+}
+
+/* TMDS table 1.1 (BIT 'T'): two stub scripts, no output clock tables. */
+static bool build_tmds(Builder *b, GError **errp)
+{
+    uint32_t stub;
+
+    b->tmds = alloc(b, 15, "TMDS table", errp);
+    stub = b->tmds ? alloc(b, 1, "TMDS stub script", errp) : 0;
+    if (!stub) {
+        return false;
+    }
+    put8(b, b->tmds, 0x11);
+    put8(b, b->tmds + 1, 15);
+    put16(b, b->tmds + 7, stub);
+    put16(b, b->tmds + 9, stub);
+    put8(b, stub, 0x71);                /* INIT_DONE */
+    return true;
+}
+
+/* DAC load detection test values (BIT 'i' +13), version 1.0. */
+static bool build_daccmp(Builder *b, GError **errp)
+{
+    uint64_t dac, tv;
+
+    if (!get_num(b->kf, "board", "dac_test", 0, 0xffffffff, &dac, errp) ||
+        !get_num(b->kf, "board", "tv_dac_test", 0, 0xffffffff, &tv, errp)) {
+        return false;
+    }
+    if (!dac && !tv) {
+        return true;
+    }
+    b->daccmp = alloc(b, 12, "DAC load table", errp);
+    if (!b->daccmp) {
+        return false;
+    }
+    put8(b, b->daccmp, 0x10);
+    put8(b, b->daccmp + 1, 4);
+    put32(b, b->daccmp + 4, dac);
+    put32(b, b->daccmp + 8, tv);
+    return true;
+}
+
+/* ---- BIT and BMP --------------------------------------------------------- */
+
+/*
+ * BIT: "\xff\xb8BIT", version 1.0, then 6-byte entries {id, version,
+ * length, pointer}: 'i' (version, feature byte, DAC load values), 'I' (the
+ * init table), 'C' (PLL limits), 'D' (display), 'M' (memory), 'P'
+ * (performance), 'T' (TMDS), 'L' (LVDS: no panel here), each with the
+ * length nouveau checks for.
+ */
+static bool build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
+                      GError **errp)
+{
+    struct { char id; uint8_t version; uint16_t len; uint32_t off; } e[] = {
+        { 'i', 1, 15, 0 }, { 'I', 1, 14, 0 }, { 'C', 1, 10, 0 },
+        { 'D', 1, 4, 0 }, { 'M', 1, 5, 0 }, { 'P', 1, 20, 0 },
+        { 'T', 1, 2, 0 }, { 'L', 1, 2, 0 },
+    };
+    uint32_t o = OFF_BMP, tbl;
+
+    for (size_t i = 0; i < G_N_ELEMENTS(e); i++) {
+        e[i].off = alloc(b, e[i].len, "BIT entry data", errp);
+        if (!e[i].off) {
+            return false;
+        }
+    }
+    if (!build_tmds(b, errp) || !build_daccmp(b, errp) ||
+        !build_pll(b, errp) || !build_perf(b, errp)) {
+        return false;
+    }
     memcpy(b->rom + o, "\xff\xb8" "BIT\0", 6);
     put16(b, o + 6, 0x0100);            /* BIT version 1.0 */
     put8(b, o + 8, 12);                 /* header size */
@@ -375,39 +826,104 @@ static void build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
         put16(b, o + 14 + 6 * i, e[i].len);
         put16(b, o + 16 + 6 * i, e[i].off);
     }
+    /* 'i' */
     for (int i = 0; i < 4; i++) {
-        put8(b, OFF_BIT_I + i, ver[i]);
+        put8(b, e[0].off + i, ver[i]);
+    }
+    put8(b, e[0].off + 5, feature);
+    put16(b, e[0].off + 13, b->daccmp);
+    /* 'C': PLL limits pointer at +8 */
+    put16(b, e[2].off + 8, b->pll);
+    /* 'P': performance table pointer at +0 */
+    put32(b, e[5].off, b->perf);
+    /* 'T': TMDS table pointer */
+    put16(b, e[6].off, b->tmds);
+    /* 'I': script table pointer first; the scripts come last */
+    if (!build_scripts(b, errp) || !(tbl = build_script_table(b, errp))) {
+        return false;
+    }
+    put16(b, e[1].off, tbl);
+    return true;
+}
+
+static bool build_bmp(Builder *b, const uint8_t ver[4], uint64_t feature,
+                      uint64_t chip, GError **errp)
+{
+    uint64_t i2c_crt, i2c_tv, i2c_panel, vco_min, vco_max, duallink;
+    unsigned len = nvbios_bmp_length(b->bmp >> 8, b->bmp & 0xff);
+    uint32_t o = OFF_BMP;
+
+    if (!get_num(b->kf, "board", "i2c_crt", 0, 0xff, &i2c_crt, errp) ||
+        !get_num(b->kf, "board", "i2c_tv", 1, 0xff, &i2c_tv, errp) ||
+        !get_num(b->kf, "board", "i2c_panel", 0xff, 0xff, &i2c_panel, errp) ||
+        !get_range(b->kf, "board", "vco", 0xffffffff, &vco_min, &vco_max,
+                   errp) ||
+        !get_num(b->kf, "board", "duallink_khz", 165000, 655350, &duallink,
+                 errp)) {
+        return false;
+    }
+    if (!vco_max) {
+        vco_min = 128000;
+        vco_max = 350000;
+    }
+    if (!build_pll(b, errp) || !build_scripts(b, errp)) {
+        return false;
+    }
+    memcpy(b->rom + o, "\xff\x7fNV\0", 5);
+    put8(b, o + 5, b->bmp >> 8);
+    put8(b, o + 6, b->bmp & 0xff);
+    put8(b, o + 9, feature);
+    for (int i = 0; i < 4; i++) {
+        put8(b, o + 10 + i, ver[i]);
     }
     if (chip) {
-        put8(b, OFF_BIT_I + 2, chip);
+        put8(b, o + 12, chip);
     }
-    put8(b, OFF_BIT_I + 5, feature);
-    put16(b, OFF_BIT_INIT, OFF_SCRIPT_TABLE);
-    for (int i = 0; i < nscripts; i++) {
-        put16(b, OFF_SCRIPT_TABLE + 2 * i, scripts[i]);
+    if (b->bmp >= 0x0510) {
+        /* the init table at +75: script table pointer first (then macro,
+         * condition and function tables, none here) */
+        uint32_t tbl = build_script_table(b, errp);
+        if (!tbl) {
+            return false;
+        }
+        put16(b, o + 75, tbl);
+    } else {
+        put16(b, o + 18, b->scripts[0]);
+        put16(b, o + 20, b->scripts[1]);
     }
+    put8(b, o + 54, i2c_crt);
+    put8(b, o + 55, i2c_tv);
+    put8(b, o + 56, i2c_panel);
+    if (len > 74) {
+        /* single-stage PLL VCO limits, kHz */
+        put32(b, o + 67, vco_max);
+        put32(b, o + 71, vco_min);
+    }
+    if (len > 143) {
+        put16(b, o + 142, b->pll);
+    }
+    if (len > 157) {
+        put16(b, o + 156, duallink / 10);
+    }
+    put8(b, o + 7, 0x100 - nvbios_sum(b->rom + o, 7));
+    return true;
 }
+
+/* ---- the whole image ----------------------------------------------------- */
 
 static const char *ram_types[] = { "sdram", "ddr", "sgram" };
 
-GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
+static bool build(Builder *b, GError **errp)
 {
+    GKeyFile *kf = b->kf;
     uint64_t vendor, device, kib, bmp, vram, strap, nvpll, mpll, feature;
-    uint64_t i2c_crt, i2c_tv, i2c_panel, chip, tv_port, tv_addr;
-    g_autofree char *tv_enc = NULL;
-    int tv_encoder = NVBIOS_TV_ENCODER_NONE;
-    bool bit;
-    g_autofree char *ram = NULL, *version = NULL;
-    uint16_t scripts[2] = { 0, 0 };
-    int nscripts = 0, ram_type;
+    uint64_t chip, tv_port, tv_addr, dcbv;
+    g_autofree char *tv_enc = NULL, *ram = NULL, *version = NULL;
+    int tv_encoder = NVBIOS_TV_ENCODER_NONE, ram_type = 0;
     uint8_t ver[4] = { 0, 0, 0, 0 };
-    GByteArray *out;
-    Builder b;
 
     if (!g_key_file_has_group(kf, "board")) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "no [board] group");
-        return NULL;
+        BUILD_FAIL("no [board] group");
     }
     if (!get_num(kf, "board", "vendor", 0x10de, 0xffff, &vendor, errp) ||
         !get_num(kf, "board", "device", 0, 0xffff, &device, errp) ||
@@ -419,42 +935,37 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
         !get_num(kf, "board", "strap", 0, 0xffffffff, &strap, errp) ||
         !get_num(kf, "board", "nvpll", 0, 0xffffffff, &nvpll, errp) ||
         !get_num(kf, "board", "mpll", 0, 0xffffffff, &mpll, errp) ||
-        !get_num(kf, "board", "i2c_crt", 0, 0xff, &i2c_crt, errp) ||
-        !get_num(kf, "board", "i2c_tv", 1, 0xff, &i2c_tv, errp) ||
-        !get_num(kf, "board", "i2c_panel", 0xff, 0xff, &i2c_panel, errp) ||
+        !get_num(kf, "board", "dcb_version", 0x22, 0xff, &dcbv, errp) ||
         !get_num(kf, "board", "tv_encoder_i2c", 1, NVBIOS_MAX_I2C - 1,
                  &tv_port, errp) ||
         !get_num(kf, "board", "tv_encoder_addr", 0x75, 0x7f, &tv_addr, errp)) {
-        return NULL;
+        return false;
     }
     tv_enc = g_key_file_get_string(kf, "board", "tv_encoder", NULL);
     if (tv_enc && !strcmp(tv_enc, "ch7006")) {
         tv_encoder = NVBIOS_TV_ENCODER_CH7006;
     } else if (tv_enc && strcmp(tv_enc, "none")) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[board] tv_encoder=%s: expected ch7006 or none", tv_enc);
-        return NULL;
+        BUILD_FAIL("[board] tv_encoder=%s: expected ch7006 or none", tv_enc);
     }
     if (!device) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[board] device= (the PCI device ID) is required");
-        return NULL;
+        BUILD_FAIL("[board] device= (the PCI device ID) is required");
     }
-    if (kib < 1 || (kib & (kib - 1)) || kib * 1024 < OFF_SCRIPTS + 512) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[board] rom_kib=%u: a power of two of at least 2",
-                    (unsigned)kib);
-        return NULL;
+    if (kib < 2 || (kib & (kib - 1))) {
+        BUILD_FAIL("[board] rom_kib=%u: a power of two of at least 2",
+                   (unsigned)kib);
     }
-    bit = g_key_file_get_boolean(kf, "board", "bit", NULL);
-    if (!bit && (bmp >> 8) != 5) {
-        g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                    "[board] bmp_version=0x%04x: the builder writes BMP 5.x "
-                    "(or BIT, with bit=true)", (unsigned)bmp);
-        return NULL;
+    b->bit = g_key_file_get_boolean(kf, "board", "bit", NULL);
+    b->bmp = bmp;
+    b->dcb_version = dcbv;
+    if (!b->bit && g_key_file_has_group(kf, "perf")) {
+        BUILD_FAIL("[perf]: the builder writes a performance table only in "
+                   "a BIT image");
+    }
+    if (!b->bit && (bmp >> 8) != 5) {
+        BUILD_FAIL("[board] bmp_version=0x%04x: the builder writes BMP 5.x "
+                   "(or BIT, with bit=true)", (unsigned)bmp);
     }
     ram = g_key_file_get_string(kf, "board", "ram_type", NULL);
-    ram_type = 0;
     if (ram) {
         for (ram_type = 0; ram_type < (int)G_N_ELEMENTS(ram_types); ram_type++) {
             if (!strcmp(ram, ram_types[ram_type])) {
@@ -462,10 +973,8 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
             }
         }
         if (ram_type == (int)G_N_ELEMENTS(ram_types)) {
-            g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                        "[board] ram_type=%s: expected sdram, ddr or sgram",
-                        ram);
-            return NULL;
+            BUILD_FAIL("[board] ram_type=%s: expected sdram, ddr or sgram",
+                       ram);
         }
     }
     version = g_key_file_get_string(kf, "board", "bios_version", NULL);
@@ -476,92 +985,79 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
             char *end;
             uint64_t v = p[i] ? strtoull(p[i], &end, 16) : 0;
             if (!p[i] || end == p[i] || *end || v > 0xff) {
-                g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
-                            "[board] bios_version=%s: expected four "
-                            "dot-separated bytes", version);
-                return NULL;
+                BUILD_FAIL("[board] bios_version=%s: expected four "
+                           "dot-separated bytes", version);
             }
             ver[3 - i] = v;
         }
+        if (chip) {
+            ver[2] = chip;
+        }
     }
 
-    b.size = kib * 1024;
-    b.rom = g_malloc0(b.size);
+    b->size = kib * 1024;
+    b->rom = g_malloc0(b->size);
+    b->heap = OFF_HEAP;
 
     /* ROM header; the x86 entry at 3 is a far return. */
-    put16(&b, 0, 0xaa55);
-    put8(&b, 2, b.size / 512);
-    put8(&b, 3, 0xcb);
-    put16(&b, 0x18, OFF_PCIR);
+    put16(b, 0, 0xaa55);
+    put8(b, 2, b->size / 512);
+    put8(b, 3, 0xcb);
+    put16(b, 0x18, OFF_PCIR);
 
     /* PCI data structure */
-    memcpy(b.rom + OFF_PCIR, "PCIR", 4);
-    put16(&b, OFF_PCIR + 4, vendor);
-    put16(&b, OFF_PCIR + 6, device);
-    put16(&b, OFF_PCIR + 0x0a, 0x18);
-    put8(&b, OFF_PCIR + 0x0f, 0x03);        /* class: display, VGA */
-    put16(&b, OFF_PCIR + 0x10, b.size / 512);
-    put8(&b, OFF_PCIR + 0x14, 0x00);        /* x86 code */
-    put8(&b, OFF_PCIR + 0x15, 0x80);        /* last image */
+    memcpy(b->rom + OFF_PCIR, "PCIR", 4);
+    put16(b, OFF_PCIR + 4, vendor);
+    put16(b, OFF_PCIR + 6, device);
+    put16(b, OFF_PCIR + 0x0a, 0x18);
+    put8(b, OFF_PCIR + 0x0f, 0x03);        /* class: display, VGA */
+    put16(b, OFF_PCIR + 0x10, b->size / 512);
+    put8(b, OFF_PCIR + 0x14, 0x00);        /* x86 code */
+    put8(b, OFF_PCIR + 0x15, 0x80);        /* last image */
 
     /* board record */
-    memcpy(b.rom + OFF_BOARD, NVBIOS_BOARD_SIG, 8);
-    put8(&b, OFF_BOARD + 8, 1);
-    put8(&b, OFF_BOARD + 9, NVBIOS_BOARD_LEN);
-    put16(&b, OFF_BOARD + 10, vram);
-    put8(&b, OFF_BOARD + 12, ram_type);
-    put8(&b, OFF_BOARD + 13, tv_encoder);
-    put8(&b, OFF_BOARD + 14, tv_encoder ? tv_port : 0);
-    put8(&b, OFF_BOARD + 15, tv_encoder ? tv_addr : 0);
-    put32(&b, OFF_BOARD + 16, strap);
-    put32(&b, OFF_BOARD + 20, nvpll);
-    put32(&b, OFF_BOARD + 24, mpll);
+    memcpy(b->rom + OFF_BOARD, NVBIOS_BOARD_SIG, 8);
+    put8(b, OFF_BOARD + 8, 1);
+    put8(b, OFF_BOARD + 9, NVBIOS_BOARD_LEN);
+    put16(b, OFF_BOARD + 10, vram);
+    put8(b, OFF_BOARD + 12, ram_type);
+    put8(b, OFF_BOARD + 13, tv_encoder);
+    put8(b, OFF_BOARD + 14, tv_encoder ? tv_port : 0);
+    put8(b, OFF_BOARD + 15, tv_encoder ? tv_addr : 0);
+    put32(b, OFF_BOARD + 16, strap);
+    put32(b, OFF_BOARD + 20, nvpll);
+    put32(b, OFF_BOARD + 24, mpll);
 
-    if (!build_dcb(&b, kf, errp) ||
-        !build_scripts(&b, kf, scripts, &nscripts, errp)) {
+    if (!build_dcb(b, errp)) {
+        return false;
+    }
+    return b->bit ? build_bit(b, ver, feature, errp)
+                  : build_bmp(b, ver, feature, chip, errp);
+}
+
+GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
+{
+    Builder b = { .kf = kf };
+    GError *err = NULL;
+    NVBios parsed;
+    bool ok;
+
+    b.labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    ok = build(&b, errp);
+    g_hash_table_unref(b.labels);
+    if (!ok) {
         g_free(b.rom);
         return NULL;
     }
-
-    if (bit) {
-        build_bit(&b, ver, feature, chip, scripts, nscripts);
-    } else {
-        /* BMP 5.x structure */
-        memcpy(b.rom + OFF_BMP, "\xff\x7fNV\0", 5);
-        put8(&b, OFF_BMP + 5, bmp >> 8);
-        put8(&b, OFF_BMP + 6, bmp & 0xff);
-        put8(&b, OFF_BMP + 9, feature);
-        for (int i = 0; i < 4; i++) {
-            put8(&b, OFF_BMP + 10 + i, ver[i]);
-        }
-        if (chip) {
-            put8(&b, OFF_BMP + 12, chip);
-        }
-        if (bmp >= 0x0510) {
-            /* the init table at +75: script table pointer first (then macro,
-             * condition and function tables, none here) */
-            put16(&b, OFF_BMP + 75, OFF_SCRIPT_TABLE);
-            for (int i = 0; i < nscripts; i++) {
-                put16(&b, OFF_SCRIPT_TABLE + 2 * i, scripts[i]);
-            }
-        } else {
-            put16(&b, OFF_BMP + 18, scripts[0]);
-            put16(&b, OFF_BMP + 20, scripts[1]);
-        }
-        put8(&b, OFF_BMP + 54, i2c_crt);
-        put8(&b, OFF_BMP + 55, i2c_tv);
-        put8(&b, OFF_BMP + 56, i2c_panel);
-        /* single-stage PLL VCO limits, kHz */
-        put32(&b, OFF_BMP + 67, 350000);
-        put32(&b, OFF_BMP + 71, 128000);
-        put8(&b, OFF_BMP + 7, 0x100 - nvbios_sum(b.rom + OFF_BMP, 7));
-    }
-
     /* image checksum in the last byte */
     put8(&b, b.size - 1, 0x100 - nvbios_sum(b.rom, b.size - 1));
-
-    out = g_byte_array_new_take(b.rom, b.size);
-    return out;
+    if (!nvbios_parse(&parsed, b.rom, b.size, &err)) {
+        g_propagate_prefixed_error(errp, err, "the built image does not "
+                                   "parse: ");
+        g_free(b.rom);
+        return NULL;
+    }
+    return g_byte_array_new_take(b.rom, b.size);
 }
 
 GByteArray *nvbios_build_file(const char *path, GError **errp)

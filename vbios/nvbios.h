@@ -33,6 +33,13 @@ typedef enum {
 #define NVBIOS_MAX_DCB      16
 #define NVBIOS_MAX_I2C      16
 #define NVBIOS_MAX_SCRIPTS  16
+#define NVBIOS_MAX_BIT      32
+#define NVBIOS_MAX_GPIO     32
+#define NVBIOS_MAX_CONN     16
+#define NVBIOS_MAX_PLL      8
+#define NVBIOS_MAX_PERF     8
+#define NVBIOS_MAX_WARN     8
+#define NVBIOS_MAX_REGIONS  48
 
 /* DCB output types, as nouveau's dcb.h. */
 enum {
@@ -44,6 +51,10 @@ enum {
     NVBIOS_OUTPUT_UNUSED = 0xf,
 };
 
+/*
+ * One DCB output.  The fields are decoded into the DCB 2.0+ meaning
+ * whatever the table version (DCB 1.5 packs them differently).
+ */
 typedef struct NVBiosDcbEntry {
     uint32_t offset;        /* of the entry in the image */
     uint32_t conn, conf;    /* raw dwords */
@@ -55,6 +66,60 @@ typedef struct NVBiosI2cPort {
     uint8_t drive, sense;   /* CRTC indices (write / read) */
     bool used;
 } NVBiosI2cPort;
+
+/* GPIO table entry (DCB 2.2 pre-header or DCB 3.0+ pointer). */
+typedef struct NVBiosGpio {
+    uint32_t offset;
+    uint32_t raw;
+    uint8_t line, func, log[2];
+    bool param;
+} NVBiosGpio;
+
+/* Connector table entry (DCB 3.0+). */
+typedef struct NVBiosConn {
+    uint32_t offset;
+    uint32_t raw;           /* 16 or 32 bits, as the table's entry size */
+    uint8_t type;           /* 0x00 VGA, 0x30 DVI-I, 0x31 DVI-D, 0xff unused */
+    uint8_t location;
+} NVBiosConn;
+
+/*
+ * PLL limits (kHz).  Version 1.x tables hold one record for every PLL
+ * (reg = 0) and only the VCO ranges; 2.x tables one record per PLL
+ * register with the N/M/P limits too.  Fields a table does not hold are 0:
+ * the driver fills in its chip defaults, as nouveau does.
+ */
+typedef struct NVBiosPll {
+    uint32_t offset;
+    uint32_t reg;
+    uint32_t vco1_min, vco1_max, vco2_min, vco2_max;
+    uint32_t vco1_min_in, vco1_max_in, vco2_min_in, vco2_max_in;
+    uint8_t vco1_min_n, vco1_max_n, vco1_min_m, vco1_max_m;
+    uint8_t vco2_min_n, vco2_max_n, vco2_min_m, vco2_max_m;
+    uint8_t max_p, bias_p;
+    uint32_t refclk;        /* 0: the crystal */
+} NVBiosPll;
+
+/* Performance level (BIT 'P' perf table). */
+typedef struct NVBiosPerf {
+    uint32_t offset;
+    uint8_t pstate;
+    uint32_t core, memory;  /* kHz */
+} NVBiosPerf;
+
+/* One BIT entry: a tagged pointer to a table. */
+typedef struct NVBiosBitEntry {
+    uint32_t offset;        /* of the entry itself */
+    char id;
+    uint8_t version;
+    uint16_t length, data;
+} NVBiosBitEntry;
+
+/* A table's extent in the image, for overlap checks and the dump. */
+typedef struct NVBiosRegion {
+    uint32_t start, len;
+    char name[24];
+} NVBiosRegion;
 
 /*
  * nvdev's board record: what on a real card is fixed by resistors and
@@ -105,13 +170,52 @@ typedef struct NVBios {
     uint8_t version[4];     /* BCD version bytes: micro, minor, chip, major */
     uint8_t feature_byte;
     uint8_t i2c_crt, i2c_tv, i2c_panel;
+    uint32_t fmaxvco, fminvco;          /* single-stage VCO limits, kHz */
+    uint32_t duallink_clk;              /* kHz, BMP 5.27+ */
 
-    /* BIT (NV4x and later) */
+    /* BIT (late NV3x, NV4x and later) */
     uint32_t bit_offset;
+    unsigned n_bit;
+    NVBiosBitEntry bit[NVBIOS_MAX_BIT];
+
+    /* init table (BIT 'I', BMP 5.10+ at +75) and what it points to */
+    uint32_t init_table;
+    uint16_t init_table_len;
+    uint16_t script_table, macro_index_table, macro_table;
+    uint16_t condition_table, io_condition_table, io_flag_condition_table;
+    uint16_t function_table;
 
     /* init scripts, as nouveau finds them */
     unsigned n_scripts;
     uint32_t scripts[NVBIOS_MAX_SCRIPTS];
+
+    /* DAC load detection comparison values (BIT 'i' +13) */
+    uint32_t daccmp_offset;
+    uint8_t daccmp_version;
+    uint32_t dactestval, tvdactestval;
+
+    uint16_t fp_table;                  /* BIT 'D' +2, BMP +105 */
+    uint16_t lvds_manufacturer;         /* BIT 'L', BMP +117 */
+    uint8_t ram_restrict_count;         /* BIT 'M' */
+    uint16_t ram_restrict_table;
+    uint32_t timing_table, therm_table, volt_table;     /* BIT 'P' */
+
+    /* TMDS table (BIT 'T'); the output script pointers also from BMP */
+    uint32_t tmds_offset;
+    uint8_t tmds_version;
+    uint16_t tmds_script[2];
+
+    /* PLL limits (BIT 'C', BMP 5.24+ at +142) */
+    uint32_t pll_offset;
+    uint8_t pll_version;
+    unsigned n_pll;
+    NVBiosPll pll[NVBIOS_MAX_PLL];
+
+    /* performance table (BIT 'P') */
+    uint32_t perf_offset;
+    uint8_t perf_version;
+    unsigned n_perf;
+    NVBiosPerf perf[NVBIOS_MAX_PERF];
 
     /* DCB */
     uint32_t dcb_offset;
@@ -120,13 +224,28 @@ typedef struct NVBios {
     NVBiosDcbEntry dcb[NVBIOS_MAX_DCB];
 
     uint32_t conn_offset;   /* connector table (DCB 3.0+) */
+    uint8_t conn_version;
     unsigned n_conn;
+    NVBiosConn conn[NVBIOS_MAX_CONN];
 
     uint32_t i2c_offset;
+    uint8_t i2c_version;
     NVBiosI2cPort i2c[NVBIOS_MAX_I2C];
+
+    uint32_t gpio_offset;
+    uint8_t gpio_version;
+    unsigned n_gpio;
+    NVBiosGpio gpio[NVBIOS_MAX_GPIO];
 
     bool has_board;
     NVBiosBoard board;
+
+    /* Things nouveau accepts but a careful reader should know about. */
+    unsigned n_warnings;
+    char warnings[NVBIOS_MAX_WARN][160];
+
+    unsigned n_regions;
+    NVBiosRegion regions[NVBIOS_MAX_REGIONS];
 } NVBios;
 
 /*
@@ -136,19 +255,36 @@ typedef struct NVBios {
 bool nvbios_parse(NVBios *bios, const uint8_t *data, size_t size,
                   GError **errp);
 
+/* How much of a BMP structure of this version nouveau reads (0: a version
+ * it does not support). */
+unsigned nvbios_bmp_length(uint8_t major, uint8_t minor);
+
 /* 8-bit sum of a byte range (0 for a valid image). */
 uint8_t nvbios_sum(const uint8_t *data, size_t len);
 
 const char *nvbios_output_type_name(uint8_t type);
+const char *nvbios_gpio_func_name(uint8_t func);
+/* The BIT entry with @id, or NULL. */
+const NVBiosBitEntry *nvbios_bit(const NVBios *bios, char id);
+/* PLL limits for register @reg (first record if none matches), or NULL. */
+const NVBiosPll *nvbios_pll(const NVBios *bios, uint32_t reg);
 
 /* Init scripts: opcode table and a walker (script.c). */
 typedef struct NVBiosOpcode {
     uint8_t op;
     const char *name;
-    uint8_t len;            /* fixed length; 0 if computed */
+    uint8_t len;            /* fixed part, bytes */
+    uint8_t count_at;       /* offset of an element count, or 0 */
+    uint8_t elem;           /* bytes per counted element */
+    const char *args;       /* fixed operands, "name:size ..." from byte 1 */
+    const char *elems;      /* the fields of one counted element */
 } NVBiosOpcode;
 
 const NVBiosOpcode *nvbios_opcode(uint8_t op);
+/* By name, with or without the "INIT_" prefix, any case. */
+const NVBiosOpcode *nvbios_opcode_by_name(const char *name);
+/* Bytes in a "name:size ..." operand list. */
+unsigned nvbios_fields_size(const char *fmt);
 /* Length of the instruction at @off, or 0 (and an error) if unknown. */
 size_t nvbios_insn_len(const NVBios *bios, uint32_t off, GError **errp);
 /* Format one instruction into @out; returns its length or 0 on error. */

@@ -1,38 +1,18 @@
 /*
- * libnvbios: image chain, BMP/BIT location, DCB and I2C tables, the
- * nvdev board record.  Layouts follow what Linux 6.1 nouveau reads
- * (nvkm/subdev/bios/{image,pcir,dcb,i2c}.c and nouveau_bios.c).
+ * libnvbios: the image chain, BMP and BIT structures, the nvdev board
+ * record, and the bookkeeping every table shares (extents, warnings).
+ * Layouts follow what Linux 6.1 nouveau reads (nvkm/subdev/bios/{image,
+ * pcir,bit,base}.c and nouveau_bios.c); the other tables are in dcb.c,
+ * tables.c and script.c.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
-#include "nvbios.h"
+#include "nvbios-int.h"
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 G_DEFINE_QUARK(nvbios-error-quark, nvbios_error)
-
-#define FAIL(code, ...) \
-    do { g_set_error(errp, NVBIOS_ERROR, (code), __VA_ARGS__); \
-         return false; } while (0)
-
-static bool have(const NVBios *b, uint64_t off, uint64_t len)
-{
-    return off <= b->size && len <= b->size - off;
-}
-
-static uint8_t rd08(const NVBios *b, uint32_t off)
-{
-    return have(b, off, 1) ? b->data[off] : 0;
-}
-
-static uint16_t rd16(const NVBios *b, uint32_t off)
-{
-    return have(b, off, 2) ? b->data[off] | b->data[off + 1] << 8 : 0;
-}
-
-static uint32_t rd32(const NVBios *b, uint32_t off)
-{
-    return have(b, off, 4) ? (uint32_t)rd16(b, off) | (uint32_t)rd16(b, off + 2) << 16 : 0;
-}
 
 uint8_t nvbios_sum(const uint8_t *data, size_t len)
 {
@@ -54,6 +34,69 @@ const char *nvbios_output_type_name(uint8_t type)
     case NVBIOS_OUTPUT_UNUSED: return "unused";
     default: return "unknown";
     }
+}
+
+void nvbios_warn(NVBios *b, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (b->n_warnings >= NVBIOS_MAX_WARN) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->warnings[b->n_warnings++], sizeof(b->warnings[0]), fmt, ap);
+    va_end(ap);
+}
+
+bool nvbios_region(NVBios *b, const char *name, uint32_t start, uint32_t len,
+                   GError **errp)
+{
+    NVBiosRegion *r;
+
+    if (!in_image(b, start, len)) {
+        FAIL(NVBIOS_ERR_POINTER, "%s at 0x%x (%u bytes) runs outside the "
+             "image (0x%zx bytes)", name, start, len, b->image_size);
+    }
+    for (unsigned i = 0; i < b->n_regions && len; i++) {
+        const NVBiosRegion *o = &b->regions[i];
+        if (o->len && start < o->start + o->len && o->start < start + len) {
+            nvbios_warn(b, "%s at 0x%x-0x%x overlaps %s at 0x%x-0x%x", name,
+                        start, start + len - 1, o->name, o->start,
+                        o->start + o->len - 1);
+        }
+    }
+    if (b->n_regions < NVBIOS_MAX_REGIONS) {
+        r = &b->regions[b->n_regions++];
+        r->start = start;
+        r->len = len;
+        g_strlcpy(r->name, name, sizeof(r->name));
+    }
+    return true;
+}
+
+bool nvbios_table(NVBios *b, const char *name, uint32_t o, unsigned hdr,
+                  unsigned cnt, unsigned len, unsigned max, unsigned min_len,
+                  GError **errp)
+{
+    if (len < min_len) {
+        FAIL(NVBIOS_ERR_VERSION, "%s at 0x%x: entry size %u, at least %u "
+             "expected", name, o, len, min_len);
+    }
+    if (cnt > max) {
+        FAIL(NVBIOS_ERR_TRUNCATED, "%s at 0x%x: %u entries, at most %u "
+             "supported", name, o, cnt, max);
+    }
+    return nvbios_region(b, name, o, hdr + cnt * len, errp);
+}
+
+const NVBiosBitEntry *nvbios_bit(const NVBios *b, char id)
+{
+    for (unsigned i = 0; i < b->n_bit; i++) {
+        if (b->bit[i].id == id) {
+            return &b->bit[i];
+        }
+    }
+    return NULL;
 }
 
 static uint32_t find(const NVBios *b, const char *sig, size_t len, size_t limit)
@@ -139,6 +182,9 @@ static bool parse_images(NVBios *b, GError **errp)
                      "image 0: PCIR class code base 0x%02x, a VGA BIOS has 0x03",
                      rd08(b, pcir + 0x0f));
             }
+            if (!nvbios_region(b, "PCIR", pcir, 0x18, errp)) {
+                return false;
+            }
         }
         b->n_images = idx + 1;
         if ((indicator & 0x80) || idx >= 7) {
@@ -152,44 +198,51 @@ static bool parse_images(NVBios *b, GError **errp)
     return true;
 }
 
-/* A zero-terminated list of init script pointers (BMP 5.10+, BIT 'I'). */
-static bool script_table(NVBios *b, uint32_t tbl, GError **errp)
+/*
+ * How much of a BMP structure of a version nouveau reads
+ * (parse_bmp_structure); 0 for versions it does not support.
+ */
+unsigned nvbios_bmp_length(uint8_t major, uint8_t minor)
 {
-    for (unsigned i = 0; tbl && i < NVBIOS_MAX_SCRIPTS; i++) {
-        uint16_t p;
-
-        if (!have(b, tbl + 2 * i, 2) || tbl + 2 * i + 2 > b->image_size) {
-            FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x runs past "
-                 "the image", tbl);
-        }
-        p = rd16(b, tbl + 2 * i);
-        if (!p) {
-            break;
-        }
-        if (p >= b->image_size) {
-            FAIL(NVBIOS_ERR_POINTER, "init script table at 0x%x: script %u "
-                 "pointer 0x%04x is outside the image", tbl, i, p);
-        }
-        b->scripts[b->n_scripts++] = p;
+    if ((major < 5 && minor != 1) || major > 5) {
+        return 0;
     }
-    return true;
+    switch (major) {
+    case 0: return 8;
+    case 1: return 44;
+    case 2: return 48;
+    case 3: return 54;
+    case 4: return 62;
+    }
+    if (minor < 0x01) return 62;
+    if (minor < 0x06) return 67;
+    if (minor < 0x10) return 75;
+    if (minor == 0x10) return 89;
+    if (minor < 0x14) return 118;
+    if (minor < 0x24) return 123;
+    if (minor < 0x27) return 144;
+    return 158;
 }
 
 static bool parse_bmp(NVBios *b, GError **errp)
 {
     uint32_t o;
+    unsigned len;
 
+    b->fmaxvco = 256000;
+    b->fminvco = 128000;
     b->bmp_offset = find(b, "\xff\x7fNV\0", 5, b->image_size);
     if (!b->bmp_offset) {
         return true;
     }
     o = b->bmp_offset;
-    if (!have(b, o, 8)) {
+    if (!in_image(b, o, 8)) {
         FAIL(NVBIOS_ERR_TRUNCATED, "BMP at 0x%x: header truncated", o);
     }
     b->bmp_major = rd08(b, o + 5);
     b->bmp_minor = rd08(b, o + 6);
-    if ((b->bmp_major < 5 && b->bmp_minor != 1) || b->bmp_major > 5) {
+    len = nvbios_bmp_length(b->bmp_major, b->bmp_minor);
+    if (!len) {
         FAIL(NVBIOS_ERR_VERSION,
              "BMP at 0x%x: version %u.%u is one nouveau does not support",
              o, b->bmp_major, b->bmp_minor);
@@ -199,36 +252,58 @@ static bool parse_bmp(NVBios *b, GError **errp)
              "BMP at 0x%x: header checksum 0x%02x over 8 bytes, must be 0",
              o, nvbios_sum(b->data + o, 8));
     }
-    if (b->bmp_major >= 5 && !have(b, o, 75)) {
-        FAIL(NVBIOS_ERR_TRUNCATED, "BMP 5.x at 0x%x: structure truncated", o);
+    if (!in_image(b, o, len)) {
+        FAIL(NVBIOS_ERR_TRUNCATED, "BMP %u.%02x at 0x%x: structure (%u "
+             "bytes) truncated", b->bmp_major, b->bmp_minor, o, len);
+    }
+    if (!nvbios_region(b, "BMP", o, len, errp)) {
+        return false;
+    }
+    if (b->bmp_major == 0) {
+        return true;
     }
     b->feature_byte = rd08(b, o + 9);
     for (int i = 0; i < 4; i++) {
         b->version[i] = rd08(b, o + 10 + i);
     }
-    if (b->bmp_major >= 4) {
+    if (len > 61) {
         b->i2c_crt = rd08(b, o + 54);
         b->i2c_tv = rd08(b, o + 55);
         b->i2c_panel = rd08(b, o + 56);
+    } else {
+        b->i2c_crt = rd08(b, 0x48);
+        b->i2c_tv = rd08(b, 0x49);
+        b->i2c_panel = rd08(b, 0x4a);
     }
-
-    if (b->bmp_major == 5 && b->bmp_minor >= 0x10) {
-        /* From 5.10, +75 starts the init table (14 bytes) whose first word
-         * points at a zero-terminated list of script pointers. */
-        uint32_t tbl;
-
-        if (!have(b, o, 89)) {
-            FAIL(NVBIOS_ERR_TRUNCATED, "BMP 5.%02x at 0x%x: structure truncated",
-                 b->bmp_minor, o);
-        }
-        tbl = rd16(b, o + 75);
-        if (!script_table(b, tbl, errp)) {
-            return false;
+    if (len > 74) {
+        b->fmaxvco = rd32(b, o + 67);
+        b->fminvco = rd32(b, o + 71);
+        if (b->fmaxvco && b->fminvco > b->fmaxvco) {
+            nvbios_warn(b, "BMP at 0x%x: VCO minimum %u kHz above the "
+                        "maximum %u kHz", o, b->fminvco, b->fmaxvco);
         }
     }
+    if (len > 88) {
+        /* From 5.10, +75 is the init table (14 bytes). */
+        b->init_table = o + 75;
+        b->init_table_len = 14;
+    }
+    if (len > 94) {
+        b->tmds_script[0] = rd16(b, o + 89);
+        b->tmds_script[1] = rd16(b, o + 91);
+    }
+    if (len > 108) {
+        b->fp_table = rd16(b, o + 105);
+    }
+    if (len > 120) {
+        b->lvds_manufacturer = rd16(b, o + 117);
+    }
+    if (len > 157) {
+        b->duallink_clk = rd16(b, o + 156) * 10;
+    }
 
-    /* Before 5.10 the two legacy script pointers are direct. */
-    if (b->bmp_major < 5 || b->bmp_minor < 0x10) {
+    /* Before 5.10 the two script pointers are direct. */
+    if (!b->init_table && b->bmp_major >= 1) {
         uint32_t tbl = o + (b->bmp_major < 2 ? 14 : 18);
         for (int i = 0; i < 2; i++) {
             uint16_t p = rd16(b, tbl + 2 * i);
@@ -246,151 +321,7 @@ static bool parse_bmp(NVBios *b, GError **errp)
     return true;
 }
 
-static bool parse_dcb(NVBios *b, GError **errp)
-{
-    uint32_t dcb = rd16(b, 0x36), i2c = 0, hdr, len, cnt;
-
-    if (!dcb) {
-        return true;
-    }
-    if (!have(b, dcb, 8) || dcb + 8 > b->image_size) {
-        FAIL(NVBIOS_ERR_POINTER, "DCB pointer at 0x36 (0x%04x) points "
-             "outside the image", dcb);
-    }
-    b->dcb_version = rd08(b, dcb);
-    if (b->dcb_version >= 0x42 || b->dcb_version < 0x20) {
-        FAIL(NVBIOS_ERR_VERSION, "DCB at 0x%x: version 0x%02x not supported "
-             "(2.0 .. 4.1 are)", dcb, b->dcb_version);
-    }
-    if (b->dcb_version >= 0x30) {
-        if (rd32(b, dcb + 6) != 0x4edcbdcb) {
-            FAIL(NVBIOS_ERR_SIGNATURE, "DCB %d.%d at 0x%x: signature at +6 "
-                 "is 0x%08x, expected 0x4edcbdcb", b->dcb_version >> 4,
-                 b->dcb_version & 0xf, dcb, rd32(b, dcb + 6));
-        }
-        hdr = rd08(b, dcb + 1);
-        cnt = rd08(b, dcb + 2);
-        len = rd08(b, dcb + 3);
-        i2c = rd16(b, dcb + 4);
-        if (len < 8) {
-            FAIL(NVBIOS_ERR_VERSION, "DCB at 0x%x: entry length %u < 8",
-                 dcb, len);
-        }
-    } else {
-        if (rd32(b, dcb + 4) != 0x4edcbdcb) {
-            FAIL(NVBIOS_ERR_SIGNATURE, "DCB %d.%d at 0x%x: signature at +4 "
-                 "is 0x%08x, expected 0x4edcbdcb", b->dcb_version >> 4,
-                 b->dcb_version & 0xf, dcb, rd32(b, dcb + 4));
-        }
-        i2c = rd16(b, dcb + 2);
-        hdr = 8;
-        len = 8;
-        if (i2c <= dcb) {
-            FAIL(NVBIOS_ERR_POINTER, "DCB 2.x at 0x%x: I2C table pointer "
-                 "0x%04x must follow the DCB entries", dcb, i2c);
-        }
-        cnt = (i2c - dcb) / 8;
-    }
-    b->dcb_offset = dcb;
-
-    for (uint32_t idx = 0; idx < cnt; idx++) {
-        uint32_t e = dcb + hdr + idx * len;
-        uint32_t conn, conf;
-        NVBiosDcbEntry *d;
-
-        if (!have(b, e, 8) || e + 8 > b->image_size) {
-            FAIL(NVBIOS_ERR_TRUNCATED, "DCB at 0x%x: entry %u at 0x%x runs "
-                 "past the image", dcb, idx, e);
-        }
-        conn = rd32(b, e);
-        conf = rd32(b, e + 4);
-        if (conn == 0 || conn == 0xffffffff ||
-            (conn & 0xff) == NVBIOS_OUTPUT_EOL) {
-            break;
-        }
-        if ((conn & 0xff) == NVBIOS_OUTPUT_UNUSED) {
-            continue;
-        }
-        if (b->n_dcb >= NVBIOS_MAX_DCB) {
-            FAIL(NVBIOS_ERR_TRUNCATED, "DCB at 0x%x: more than %d entries "
-                 "and no end marker", dcb, NVBIOS_MAX_DCB);
-        }
-        d = &b->dcb[b->n_dcb++];
-        d->offset = e;
-        d->conn = conn;
-        d->conf = conf;
-        d->type = conn & 0xf;
-        d->i2c = (conn >> 4) & 0xf;
-        d->heads = (conn >> 8) & 0xf;
-        d->connector = (conn >> 12) & 0xf;
-        d->bus = (conn >> 16) & 0xf;
-        d->location = (conn >> 20) & 0x3;
-        d->or_mask = (conn >> 24) & 0xf;
-    }
-
-    /* I2C table: before 3.0, 16 entries of 4 bytes with no header; from
-     * 3.0 a header (version, header size, count, entry size) first. */
-    if (i2c) {
-        uint32_t ihdr = 0, icnt = NVBIOS_MAX_I2C, ilen = 4;
-
-        if (b->dcb_version >= 0x30) {
-            if (!have(b, i2c, 4)) {
-                FAIL(NVBIOS_ERR_TRUNCATED, "I2C table at 0x%x: header runs "
-                     "past the image", i2c);
-            }
-            ihdr = rd08(b, i2c + 1);
-            icnt = MIN(rd08(b, i2c + 2), NVBIOS_MAX_I2C);
-            ilen = rd08(b, i2c + 3);
-            if (ilen < 4) {
-                FAIL(NVBIOS_ERR_VERSION, "I2C table at 0x%x: entry size %u "
-                     "< 4", i2c, ilen);
-            }
-        }
-        if (!have(b, i2c + ihdr, icnt * ilen) ||
-            i2c + ihdr + icnt * ilen > b->image_size) {
-            FAIL(NVBIOS_ERR_TRUNCATED, "I2C table at 0x%x runs past the "
-                 "image", i2c);
-        }
-        b->i2c_offset = i2c;
-        for (uint32_t i = 0; i < icnt; i++) {
-            NVBiosI2cPort *p = &b->i2c[i];
-            uint32_t e = i2c + ihdr + i * ilen;
-            if (b->dcb_version >= 0x30) {
-                p->type = rd08(b, e + 3);
-                p->used = p->type != 0xff;
-            } else {
-                p->type = rd08(b, e + 3) & 7;
-                p->used = p->type != 7;
-            }
-            p->drive = rd08(b, e);
-            p->sense = rd08(b, e + 1);
-        }
-    }
-
-    /* connector table (3.0 with a long enough header) */
-    if (b->dcb_version >= 0x30 && hdr >= 0x16 && rd16(b, dcb + 0x14)) {
-        uint32_t c = rd16(b, dcb + 0x14);
-        if (!have(b, c, 4) || c + rd08(b, c + 1) +
-            rd08(b, c + 2) * rd08(b, c + 3) > b->image_size) {
-            FAIL(NVBIOS_ERR_TRUNCATED, "connector table at 0x%x runs past "
-                 "the image", c);
-        }
-        b->conn_offset = c;
-        b->n_conn = rd08(b, c + 2);
-    }
-    for (unsigned i = 0; i < b->n_dcb; i++) {
-        if (b->i2c_offset && b->dcb[i].type != NVBIOS_OUTPUT_TMDS &&
-            !b->i2c[b->dcb[i].i2c].used && b->dcb[i].i2c != 0xf) {
-            FAIL(NVBIOS_ERR_POINTER, "DCB entry %u at 0x%x: uses I2C port "
-                 "%u, which the I2C table marks unused", i, b->dcb[i].offset,
-                 b->dcb[i].i2c);
-        }
-    }
-    return true;
-}
-
-/* BIT: the 'i' entry carries the version and feature byte, 'I' the init
- * table whose first word points at the script table. */
+/* BIT: "\xff\xb8BIT", then entries {id, version, length, pointer}. */
 static bool parse_bit(NVBios *b, GError **errp)
 {
     uint32_t o = b->bit_offset, n, size;
@@ -398,42 +329,95 @@ static bool parse_bit(NVBios *b, GError **errp)
     if (!o) {
         return true;
     }
-    if (!have(b, o, 12)) {
+    if (!in_image(b, o, 12)) {
         FAIL(NVBIOS_ERR_TRUNCATED, "BIT at 0x%x: header truncated", o);
     }
     size = rd08(b, o + 9);
     n = rd08(b, o + 10);
-    if (size < 6 || !have(b, o + 12, n * size)) {
+    if (size < 6 || !in_image(b, o + 12, n * size)) {
         FAIL(NVBIOS_ERR_TRUNCATED, "BIT at 0x%x: %u entries of %u bytes do "
-             "not fit", o, n, size);
+             "not fit in the image", o, n, size);
+    }
+    if (n > NVBIOS_MAX_BIT) {
+        FAIL(NVBIOS_ERR_TRUNCATED, "BIT at 0x%x: %u entries, more than %d",
+             o, n, NVBIOS_MAX_BIT);
+    }
+    if (rd08(b, o + 8) != 12) {
+        nvbios_warn(b, "BIT at 0x%x: header size %u, nouveau assumes 12", o,
+                    rd08(b, o + 8));
+    }
+    if (nvbios_sum(b->data + o, 12)) {
+        nvbios_warn(b, "BIT at 0x%x: header checksum 0x%02x, should be 0", o,
+                    nvbios_sum(b->data + o, 12));
+    }
+    if (!nvbios_region(b, "BIT", o, 12 + n * size, errp)) {
+        return false;
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t e = o + 12 + i * size;
-        uint8_t id = rd08(b, e);
-        uint16_t len = rd16(b, e + 2), off = rd16(b, e + 4);
+        NVBiosBitEntry *be;
+        char name[16];
 
-        if (len && (!have(b, off, len) || off + len > b->image_size)) {
-            FAIL(NVBIOS_ERR_POINTER, "BIT entry '%c' at 0x%x: table at 0x%x "
-                 "(%u bytes) is outside the image", id, e, off, len);
+        be = &b->bit[b->n_bit];
+        be->offset = e;
+        be->id = rd08(b, e);
+        be->version = rd08(b, e + 1);
+        be->length = rd16(b, e + 2);
+        be->data = rd16(b, e + 4);
+        if (!be->id) {
+            continue;               /* padding */
         }
-        if (id == 'i') {
-            if (len < 15) {
-                FAIL(NVBIOS_ERR_VERSION, "BIT 'i' at 0x%x is %u bytes; "
-                     "nouveau needs 15", off, len);
-            }
-            for (int k = 0; k < 4; k++) {
-                b->version[k] = rd08(b, off + k);
-            }
-            b->feature_byte = rd08(b, off + 5);
-        } else if (id == 'I') {
-            if (len < 14) {
-                FAIL(NVBIOS_ERR_VERSION, "BIT 'I' at 0x%x is %u bytes; "
-                     "nouveau needs 14", off, len);
-            }
-            if (!script_table(b, rd16(b, off), errp)) {
-                return false;
-            }
+        if (nvbios_bit(b, be->id)) {
+            nvbios_warn(b, "BIT entry '%c' at 0x%x is a duplicate; nouveau "
+                        "uses the first", be->id, e);
         }
+        b->n_bit++;
+        if (!be->length) {
+            continue;
+        }
+        snprintf(name, sizeof(name), "BIT '%c' data",
+                 g_ascii_isprint(be->id) ? be->id : '?');
+        if (!nvbios_region(b, name, be->data, be->length, errp)) {
+            g_prefix_error(errp, "BIT entry at 0x%x: ", e);
+            return false;
+        }
+    }
+
+    /* 'i': version and feature byte, nouveau needs at least 6 bytes */
+    {
+        const NVBiosBitEntry *i = nvbios_bit(b, 'i');
+        if (!i) {
+            FAIL(NVBIOS_ERR_VERSION, "BIT at 0x%x has no 'i' entry, which "
+                 "nouveau needs", o);
+        }
+        if (i->length < 6) {
+            FAIL(NVBIOS_ERR_VERSION, "BIT 'i' at 0x%x is %u bytes; nouveau "
+                 "needs 6", i->data, i->length);
+        }
+        for (int k = 0; k < 4; k++) {
+            b->version[k] = rd08(b, i->data + k);
+        }
+        b->feature_byte = rd08(b, i->data + 5);
+        if (i->length < 15) {
+            nvbios_warn(b, "BIT 'i' at 0x%x is %u bytes: no DAC load "
+                        "detection comparison table (nouveau warns)",
+                        i->data, i->length);
+        } else {
+            b->daccmp_offset = rd16(b, i->data + 13);
+        }
+    }
+    {
+        const NVBiosBitEntry *init = nvbios_bit(b, 'I');
+        if (!init) {
+            FAIL(NVBIOS_ERR_VERSION, "BIT at 0x%x has no 'I' (init) entry, "
+                 "which nouveau needs", o);
+        }
+        if (init->length < 14) {
+            FAIL(NVBIOS_ERR_VERSION, "BIT 'I' at 0x%x is %u bytes; nouveau "
+                 "needs 14", init->data, init->length);
+        }
+        b->init_table = init->data;
+        b->init_table_len = init->length;
     }
     return true;
 }
@@ -445,13 +429,16 @@ static bool parse_board(NVBios *b, GError **errp)
     if (!o) {
         return true;
     }
-    if (!have(b, o, NVBIOS_BOARD_LEN)) {
+    if (!in_image(b, o, NVBIOS_BOARD_LEN)) {
         FAIL(NVBIOS_ERR_TRUNCATED, "board record at 0x%x truncated", o);
     }
     if (rd08(b, o + 8) != 1 || rd08(b, o + 9) != NVBIOS_BOARD_LEN) {
         FAIL(NVBIOS_ERR_VERSION, "board record at 0x%x: version %u length "
              "%u, expected version 1 length %u", o, rd08(b, o + 8),
              rd08(b, o + 9), NVBIOS_BOARD_LEN);
+    }
+    if (!nvbios_region(b, "board record", o, NVBIOS_BOARD_LEN, errp)) {
+        return false;
     }
     b->has_board = true;
     b->board.offset = o;
@@ -482,38 +469,6 @@ static bool parse_board(NVBios *b, GError **errp)
     return true;
 }
 
-static bool parse_scripts(NVBios *b, GError **errp)
-{
-    for (unsigned i = 0; i < b->n_scripts; i++) {
-        uint32_t off = b->scripts[i];
-        unsigned steps = 0;
-
-        for (;;) {
-            GError *err = NULL;
-            size_t n;
-
-            if (off >= b->image_size) {
-                FAIL(NVBIOS_ERR_SCRIPT, "init script %u at 0x%x runs past "
-                     "the image without INIT_DONE", i, b->scripts[i]);
-            }
-            if (b->data[off] == 0x71) {
-                break;
-            }
-            n = nvbios_insn_len(b, off, &err);
-            if (!n) {
-                g_propagate_prefixed_error(errp, err, "init script %u: ", i);
-                return false;
-            }
-            off += n;
-            if (++steps > 65536) {
-                FAIL(NVBIOS_ERR_SCRIPT, "init script %u at 0x%x does not "
-                     "end", i, b->scripts[i]);
-            }
-        }
-    }
-    return true;
-}
-
 bool nvbios_parse(NVBios *bios, const uint8_t *data, size_t size,
                   GError **errp)
 {
@@ -530,6 +485,6 @@ bool nvbios_parse(NVBios *bios, const uint8_t *data, size_t size,
     }
     bios->bit_offset = find(bios, "\xff\xb8" "BIT", 5, bios->image_size);
     return parse_bmp(bios, errp) && parse_bit(bios, errp) &&
-           parse_dcb(bios, errp) &&
-           parse_board(bios, errp) && parse_scripts(bios, errp);
+           parse_board(bios, errp) && nvbios_parse_tables(bios, errp) &&
+           nvbios_parse_dcb(bios, errp) && nvbios_parse_scripts(bios, errp);
 }

@@ -216,7 +216,8 @@ def device_files():
         p = paths.repo('qemu-nvdev', name)
         if os.path.isfile(p):
             files.append((p, name))
-    for name in ('nvbios.h', 'parse.c', 'script.c'):
+    for name in ('nvbios.h', 'nvbios-int.h', 'parse.c', 'dcb.c', 'tables.c',
+                 'script.c'):
         files.append((paths.repo('vbios', name), os.path.join('vbios', name)))
     files.append((paths.repo('regdb', 'nv.regdb'), 'nv.regdb'))
     return files
