@@ -38,37 +38,75 @@ static int nv40_vram(struct nvdrm_device *ndev, u64 *size, bool *ddr)
 	return *size ? 0 : -ENODEV;
 }
 
+/*
+ * The families as far as the display is concerned: one or two heads,
+ * where the VGA sequencer lives, whether the VPLLs have a second stage in
+ * a second register and the pitch a bit 11 in CR42.
+ */
 static const struct nvdrm_family_funcs nv04_family = {
 	.name = "NV04",
 	.vram = nv04_vram,
+	.heads = 1,
+	.crtc_cfg = 4,		/* START_ADDRESS_HSYNC, NV04 encoding */
 };
 
 static const struct nvdrm_family_funcs nv10_family = {
 	.name = "NV10",
 	.vram = nv10_vram,
+	.heads = 1,
+	.crtc_cfg = 2,
+};
+
+static const struct nvdrm_family_funcs nv11_family = {
+	.name = "NV11",
+	.vram = nv10_vram,
+	.heads = 2,
+	.crtc_cfg = 2,
+};
+
+static const struct nvdrm_family_funcs nv17_family = {
+	.name = "NV17",
+	.vram = nv10_vram,
+	.heads = 2,
+	.cr42 = true,
+	.crtc_cfg = 2,
+};
+
+static const struct nvdrm_family_funcs nv31_family = {
+	.name = "NV31",
+	.vram = nv10_vram,
+	.heads = 2,
+	.cr42 = true,
+	.two_reg_pll = true,
+	.crtc_cfg = 2,
 };
 
 static const struct nvdrm_family_funcs nv40_family = {
 	.name = "NV40",
 	.vram = nv40_vram,
+	.heads = 2,
+	.cr42 = true,
+	.two_reg_pll = true,
+	.prmvio_per_head = true,
+	.crtc_cfg = 2,
 };
 
 static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x04, "NV04", &nv04_family },
 	{ 0x05, "NV05", &nv04_family },
 	{ 0x10, "NV10", &nv10_family },
-	{ 0x11, "NV11", &nv10_family },
+	{ 0x11, "NV11", &nv11_family },
 	{ 0x15, "NV15", &nv10_family },
-	{ 0x17, "NV17", &nv10_family },
-	{ 0x18, "NV18", &nv10_family },
+	{ 0x17, "NV17", &nv17_family },
+	{ 0x18, "NV18", &nv17_family },
 	{ 0x20, "NV20", &nv10_family },
-	{ 0x25, "NV25", &nv10_family },
-	{ 0x28, "NV28", &nv10_family },
-	{ 0x30, "NV30", &nv10_family },
-	{ 0x31, "NV31", &nv10_family },
-	{ 0x34, "NV34", &nv10_family },
-	{ 0x35, "NV35", &nv10_family },
-	{ 0x36, "NV36", &nv10_family },
+	{ 0x25, "NV25", &nv17_family },
+	{ 0x28, "NV28", &nv17_family },
+	{ 0x30, "NV30", &nv17_family },
+	{ 0x31, "NV31", &nv31_family },
+	{ 0x34, "NV34", &nv17_family },
+	{ 0x35, "NV35", &nv17_family },
+	{ 0x36, "NV36", &nv31_family },
 	{ 0x40, "NV40", &nv40_family },
 	{ 0x41, "NV41", &nv40_family },
 	{ 0x42, "NV42", &nv40_family },
@@ -80,6 +118,23 @@ static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x49, "NV49", &nv40_family },
 	{ 0x4b, "NV4B", &nv40_family },
 };
+
+/* The crystal from the PEXTDEV straps (bit 6; and bit 22 from NV17). */
+static u32 nvdrm_crystal(struct nvdrm_device *ndev, u16 chipset)
+{
+	u32 strap = nv_rd32(ndev, NV_PEXTDEV_BOOT_0);
+
+	if (chipset < 0x17 || (chipset >= 0x20 && chipset < 0x25))
+		strap &= 0x00000040;
+	else
+		strap &= 0x00400040;
+	switch (strap) {
+	case 0x00000000: return 13500;
+	case 0x00000040: return 14318;
+	case 0x00400000: return 27000;
+	default: return 25000;
+	}
+}
 
 int nvdrm_chip_identify(struct nvdrm_device *ndev)
 {
@@ -114,6 +169,7 @@ int nvdrm_chip_identify(struct nvdrm_device *ndev)
 		return -ENODEV;
 	}
 	ndev->chip = &nvdrm_chips[i];
+	ndev->crystal = nvdrm_crystal(ndev, chipset);
 
 	ret = ndev->chip->funcs->vram(ndev, &ndev->vram_size, &ndev->vram_ddr);
 	if (ret) {

@@ -6,19 +6,33 @@
 #ifndef NVDRM_DRV_H
 #define NVDRM_DRV_H
 
+#include <linux/i2c.h>
+#include <linux/i2c-algo-bit.h>
 #include <linux/io.h>
 #include <linux/pci.h>
 #include <linux/types.h>
 
+#include <drm/drm_connector.h>
+#include <drm/drm_crtc.h>
+#include <drm/drm_device.h>
+#include <drm/drm_encoder.h>
+#include <drm/drm_plane.h>
+#include <drm/drm_print.h>
+
 #define NV_PMC_BOOT_0		0x000000
 #define NV_PMC_BOOT_1		0x000004
 #define NV_PBUS_PCI_NV_20	0x001850	/* ROM shadow: bit 0 = disabled */
+#define NV_PEXTDEV_BOOT_0	0x101000
 #define NV_PFB_BOOT_0		0x100000
 #define NV_PFB_CFG0		0x100200
 #define NV10_PFB_FIFO_DATA	0x10020c
 #define NV41_PFB_RAM_TYPE	0x100474
 #define NV_PROM			0x300000
 #define NV_PROM_SIZE		0x100000
+
+#define NVDRM_MAX_HEADS		2
+#define NVDRM_MAX_OUTPUTS	8
+#define NVDRM_MAX_I2C		4
 
 struct nvdrm_device;
 
@@ -30,12 +44,57 @@ struct nvdrm_family_funcs {
 	const char *name;
 	/* VRAM size in bytes and whether it is DDR */
 	int (*vram)(struct nvdrm_device *ndev, u64 *size, bool *ddr);
+	/* heads with their own CRTC and RAMDAC */
+	int heads;
+	/* the VPLLs have a second stage in a second register (NV31, NV36,
+	 * NV4x)
+	 */
+	bool two_reg_pll;
+	/* per-head VGA sequencer/graphics registers (NV4x) rather than one
+	 * set switched by the CR44 owner
+	 */
+	bool prmvio_per_head;
+	/* pitch bit 11 in CR42 (GeForce4-style display, NV17 and later) */
+	bool cr42;
+	/* PCRTC_CONFIG value for a non-VGA scanout from the start address */
+	u32 crtc_cfg;
 };
 
 struct nvdrm_chip {
 	u16 chipset;		/* 0x04, 0x05, 0x10, 0x11, ... 0x4e */
 	const char *name;
 	const struct nvdrm_family_funcs *funcs;
+};
+
+/* DCB output types, as in the VBIOS */
+enum nvdrm_output_type {
+	NVDRM_OUTPUT_ANALOG = 0,
+	NVDRM_OUTPUT_TV = 1,
+	NVDRM_OUTPUT_TMDS = 2,
+	NVDRM_OUTPUT_LVDS = 3,
+};
+
+struct nvdrm_dcb_output {
+	u32 conn, conf;		/* raw, as the DCB holds them */
+	u8 type, i2c, heads, connector, location, or;
+};
+
+struct nvdrm_i2c_port {
+	u8 drive, sense;	/* CRTC index registers */
+	bool used;
+};
+
+/* PLL limits for one PLL, kHz; zero fields are filled with the chip's
+ * defaults when the limits are looked up.
+ */
+struct nvdrm_pll_limits {
+	u32 reg;
+	u32 vco1_min, vco1_max, vco1_min_in, vco1_max_in;
+	u32 vco2_min, vco2_max, vco2_min_in, vco2_max_in;
+	u8 vco1_min_n, vco1_max_n, vco1_min_m, vco1_max_m;
+	u8 vco2_min_n, vco2_max_n, vco2_min_m, vco2_max_m;
+	u8 max_p;
+	u32 refclk;
 };
 
 struct nvdrm_vbios {
@@ -45,17 +104,61 @@ struct nvdrm_vbios {
 	u16 bmp_offset;		/* 0 if none */
 	u8 bmp_major, bmp_minor;
 	u16 bit_offset;		/* 0 if none */
+	u8 chip_version;	/* the version's chip byte */
+	u8 i2c_crt, i2c_tv;	/* BMP I2C indices */
+	u32 fmaxvco, fminvco;	/* BMP single-stage VCO limits */
+
+	u8 dcb_version;
+	int n_outputs;
+	struct nvdrm_dcb_output outputs[NVDRM_MAX_OUTPUTS];
+	struct nvdrm_i2c_port i2c[NVDRM_MAX_I2C];
+
+	u8 pll_version;
+	int n_pll;
+	struct nvdrm_pll_limits pll[4];
+};
+
+struct nvdrm_i2c_bus {
+	struct nvdrm_device *ndev;
+	struct i2c_adapter adapter;
+	struct i2c_algo_bit_data bit;
+	u8 drive, sense;
+	bool registered;
+};
+
+struct nvdrm_head {
+	int index;
+	struct drm_crtc crtc;
+	struct drm_plane primary;
+};
+
+struct nvdrm_output {
+	struct nvdrm_device *ndev;
+	const struct nvdrm_dcb_output *dcb;
+	struct drm_encoder encoder;
+	struct drm_connector connector;
+	struct nvdrm_i2c_bus *ddc;
+	int index;
 };
 
 struct nvdrm_device {
+	struct drm_device drm;
 	struct pci_dev *pdev;
 	void __iomem *mmio;
 	u32 boot0;
 	const struct nvdrm_chip *chip;
 	u64 vram_size;
 	bool vram_ddr;
+	u32 crystal;		/* kHz, from the straps */
 	struct nvdrm_vbios vbios;
+
+	struct nvdrm_head heads[NVDRM_MAX_HEADS];
+	struct nvdrm_i2c_bus i2c[NVDRM_MAX_I2C];
+	int n_outputs;
+	struct nvdrm_output outputs[NVDRM_MAX_OUTPUTS];
 };
+
+#define to_nvdrm(d) container_of(d, struct nvdrm_device, drm)
 
 static inline u32 nv_rd32(struct nvdrm_device *ndev, u32 reg)
 {
@@ -67,7 +170,53 @@ static inline void nv_wr32(struct nvdrm_device *ndev, u32 reg, u32 val)
 	iowrite32(val, ndev->mmio + reg);
 }
 
+static inline u8 nv_rd08(struct nvdrm_device *ndev, u32 reg)
+{
+	return ioread8(ndev->mmio + reg);
+}
+
+static inline void nv_wr08(struct nvdrm_device *ndev, u32 reg, u8 val)
+{
+	iowrite8(val, ndev->mmio + reg);
+}
+
 int nvdrm_chip_identify(struct nvdrm_device *ndev);
 int nvdrm_vbios_load(struct nvdrm_device *ndev);
+int nvdrm_vbios_parse(struct nvdrm_device *ndev);
+const struct nvdrm_pll_limits *nvdrm_vbios_pll(struct nvdrm_device *ndev,
+					       u32 reg,
+					       struct nvdrm_pll_limits *out);
+
+/* nvdrm_hw.c: VGA and extended registers, PLLs */
+u8 nvdrm_rd_cr(struct nvdrm_device *ndev, int head, u8 index);
+void nvdrm_wr_cr(struct nvdrm_device *ndev, int head, u8 index, u8 val);
+void nvdrm_wr_sr(struct nvdrm_device *ndev, int head, u8 index, u8 val);
+u8 nvdrm_rd_sr(struct nvdrm_device *ndev, int head, u8 index);
+void nvdrm_wr_gr(struct nvdrm_device *ndev, int head, u8 index, u8 val);
+void nvdrm_wr_ar(struct nvdrm_device *ndev, int head, u8 index, u8 val);
+void nvdrm_wr_misc(struct nvdrm_device *ndev, int head, u8 val);
+void nvdrm_set_owner(struct nvdrm_device *ndev, int head);
+void nvdrm_unlock_crtcs(struct nvdrm_device *ndev, bool unlock);
+u32 nvdrm_rd_ramdac(struct nvdrm_device *ndev, int head, u32 reg);
+void nvdrm_wr_ramdac(struct nvdrm_device *ndev, int head, u32 reg, u32 val);
+u32 nvdrm_rd_crtc(struct nvdrm_device *ndev, int head, u32 reg);
+void nvdrm_wr_crtc(struct nvdrm_device *ndev, int head, u32 reg, u32 val);
+
+struct nvdrm_pll_vals {
+	int n1, m1, n2, m2, log2p;
+	int clock;		/* kHz, what the values give */
+};
+
+int nvdrm_pll_calc(struct nvdrm_device *ndev,
+		   const struct nvdrm_pll_limits *lim, int clock,
+		   struct nvdrm_pll_vals *pv);
+int nvdrm_vpll_set(struct nvdrm_device *ndev, int head, int clock);
+
+/* nvdrm_i2c.c */
+int nvdrm_i2c_init(struct nvdrm_device *ndev);
+void nvdrm_i2c_fini(struct nvdrm_device *ndev);
+
+/* nvdrm_kms.c */
+int nvdrm_kms_init(struct nvdrm_device *ndev);
 
 #endif

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * nvdrm: atomic mode setting.  One CRTC with a primary plane per head,
+ * one encoder and connector per DCB output.  A mode is programmed the way
+ * the hardware (and nouveau's dispnv04) wants it: the VGA timing registers
+ * with their extended overflow bits, the NV extended CRTC registers, the
+ * head's VPLL from the VBIOS PLL limits, and the RAMDAC general control;
+ * the plane sets the start address, pitch and pixel depth.
+ */
+#include <linux/delay.h>
+
+#include <drm/drm_atomic.h>
+#include <drm/drm_atomic_helper.h>
+#include <drm/drm_color_mgmt.h>
+#include <drm/drm_edid.h>
+#include <drm/drm_fourcc.h>
+#include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_framebuffer_helper.h>
+#include <drm/drm_gem_vram_helper.h>
+#include <drm/drm_modeset_helper_vtables.h>
+#include <drm/drm_probe_helper.h>
+#include <drm/drm_vblank.h>
+
+#include "nvdrm_drv.h"
+
+/* extended CRTC registers */
+#define CR_RPC0			0x19	/* 7:5 pitch 10:8 */
+#define CR_RPC1			0x1a	/* 2 large screen, 7:6 sync off */
+#define CR_LSR			0x25
+#define CR_PIXEL		0x28	/* 1:0 depth; 7 slaved (FP/TV) */
+#define CR_HEB			0x2d
+#define CR_ILACE		0x39
+#define CR_SCRATCH3		0x3b
+#define CR_EBR			0x41
+#define CR_42			0x42	/* 6 pitch 11 */
+#define CR_53			0x53
+#define CR_54			0x54
+#define CR_59			0x59
+
+#define NV_PCRTC_START		0x800
+#define NV_PCRTC_CONFIG		0x804
+#define NV_PCRTC_830		0x830
+#define NV_PCRTC_834		0x834
+#define NV_PCRTC_ENGINE_CTRL	0x860
+#define NV_CRTC_FSEL_I2C	BIT(4)
+
+#define NV_PRAMDAC_GENERAL_CONTROL	0x600
+#define GENCTRL_PIXMIX_ON	(3 << 4)
+#define GENCTRL_VGA_STATE_SEL	BIT(8)
+#define GENCTRL_ALT_MODE_SEL	BIT(12)
+#define GENCTRL_BPC_8BITS	BIT(20)
+#define GENCTRL_PIPE_LONG	(2 << 28)
+#define NV_PRAMDAC_DACCLK	0x52c
+
+/* bit @from of @v placed at @to */
+#define XB(v, from, to)		((((v) >> (from)) & 1) << (to))
+
+static const u32 nvdrm_formats[] = {
+	DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_RGB565,
+};
+
+static struct nvdrm_head *to_head(struct drm_crtc *crtc)
+{
+	return container_of(crtc, struct nvdrm_head, crtc);
+}
+
+static struct nvdrm_output *to_output(struct drm_connector *c)
+{
+	return container_of(c, struct nvdrm_output, connector);
+}
+
+static bool gf4_disp_arch(struct nvdrm_device *ndev)
+{
+	return ndev->chip->chipset >= 0x17 && ndev->chip->chipset != 0x20;
+}
+
+/* ---- CRTC ------------------------------------------------------------- */
+
+static enum drm_mode_status nvdrm_crtc_mode_valid(struct drm_crtc *crtc,
+						  const struct drm_display_mode *m)
+{
+	if (m->clock > 350000)
+		return MODE_CLOCK_HIGH;
+	if (m->crtc_htotal > 4096 * 2 || m->hdisplay > 2048 ||
+	    m->vdisplay > 2048 || m->crtc_vtotal > 4096)
+		return MODE_BAD;
+	if (m->flags & DRM_MODE_FLAG_INTERLACE)
+		return MODE_NO_INTERLACE;
+	return MODE_OK;
+}
+
+static int nvdrm_crtc_atomic_check(struct drm_crtc *crtc,
+				   struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *cs = drm_atomic_get_new_crtc_state(state, crtc);
+	struct nvdrm_device *ndev = to_nvdrm(crtc->dev);
+	struct nvdrm_pll_limits lim;
+	struct nvdrm_pll_vals pv;
+	u32 reg = to_head(crtc)->index ? 0x680520 : 0x680508;
+
+	if (!cs->enable)
+		return 0;
+	nvdrm_vbios_pll(ndev, reg, &lim);
+	if (nvdrm_pll_calc(ndev, &lim, cs->adjusted_mode.clock, &pv)) {
+		drm_dbg_kms(crtc->dev, "no VPLL setting for %d kHz\n",
+			    cs->adjusted_mode.clock);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The timing registers for @m, as the VGA layout wants them (units of 8
+ * pixels horizontally, overflow bits scattered over CR07, CR09, CR25,
+ * CR2D, CR41) -- the same values nouveau's nv_crtc_mode_set_vga computes.
+ */
+static void nvdrm_crtc_set_timings(struct nvdrm_device *ndev, int head,
+				   const struct drm_display_mode *m,
+				   bool digital)
+{
+	int hde = (m->crtc_hdisplay >> 3) - 1;
+	int hrs = (m->crtc_hsync_start >> 3) + 1;
+	int hre = (m->crtc_hsync_end >> 3) + 1;
+	int ht = (m->crtc_htotal >> 3) - 5;
+	int hbs = hde;
+	int hbe = (m->crtc_htotal >> 3) - 1;
+	int vde = m->crtc_vdisplay - 1;
+	int vrs = m->crtc_vsync_start - 1;
+	int vre = m->crtc_vsync_end - 1;
+	int vt = m->crtc_vtotal - 2;
+	int vbs = vde;
+	int vbe = m->crtc_vtotal - 1;
+	u8 misc, cr11;
+	int i;
+
+	if (digital) {
+		/* the flat panel's own timing generator sets the syncs */
+		vrs = vt - 3;
+		vre = vt - 2;
+		vbs = vrs;
+		hrs = ht - 5;
+		hre = ht - 2;
+		hbe = ht + 4;
+	}
+
+	misc = 0x23;
+	if (m->flags & DRM_MODE_FLAG_NHSYNC)
+		misc |= 0x40;
+	if (m->flags & DRM_MODE_FLAG_NVSYNC)
+		misc |= 0x80;
+
+	/* sequencer in reset while the clocking changes */
+	nvdrm_wr_sr(ndev, head, 0x00, 0x01);
+	nvdrm_wr_misc(ndev, head, misc);
+	nvdrm_wr_sr(ndev, head, 0x01, 0x21);	/* 8-dot, screen off */
+	nvdrm_wr_sr(ndev, head, 0x02, 0x0f);
+	nvdrm_wr_sr(ndev, head, 0x03, 0x00);
+	nvdrm_wr_sr(ndev, head, 0x04, 0x0e);
+	nvdrm_wr_sr(ndev, head, 0x00, 0x03);
+
+	/* CR00-07 are write-protected while CR11 bit 7 is set */
+	cr11 = nvdrm_rd_cr(ndev, head, 0x11);
+	nvdrm_wr_cr(ndev, head, 0x11, cr11 & 0x7f);
+	nvdrm_wr_cr(ndev, head, 0x00, ht);
+	nvdrm_wr_cr(ndev, head, 0x01, hde);
+	nvdrm_wr_cr(ndev, head, 0x02, hbs);
+	nvdrm_wr_cr(ndev, head, 0x03, 0x80 | (hbe & 0x1f));
+	nvdrm_wr_cr(ndev, head, 0x04, hrs);
+	nvdrm_wr_cr(ndev, head, 0x05, XB(hbe, 5, 7) | (hre & 0x1f));
+	nvdrm_wr_cr(ndev, head, 0x06, vt);
+	nvdrm_wr_cr(ndev, head, 0x07,
+		    XB(vrs, 9, 7) | XB(vde, 9, 6) | XB(vt, 9, 5) | BIT(4) |
+		    XB(vbs, 8, 3) | XB(vrs, 8, 2) | XB(vde, 8, 1) |
+		    XB(vt, 8, 0));
+	nvdrm_wr_cr(ndev, head, 0x08, 0x00);
+	nvdrm_wr_cr(ndev, head, 0x09,
+		    ((m->flags & DRM_MODE_FLAG_DBLSCAN) ? 0x80 : 0) | BIT(6) |
+		    XB(vbs, 9, 5));
+	for (i = 0x0a; i <= 0x0f; i++)
+		nvdrm_wr_cr(ndev, head, i, 0x00);
+	nvdrm_wr_cr(ndev, head, 0x10, vrs);
+	nvdrm_wr_cr(ndev, head, 0x12, vde);
+	nvdrm_wr_cr(ndev, head, 0x14, 0x00);
+	nvdrm_wr_cr(ndev, head, 0x15, vbs);
+	nvdrm_wr_cr(ndev, head, 0x16, vbe);
+	nvdrm_wr_cr(ndev, head, 0x17, 0x43);	/* sync off until enabled */
+	nvdrm_wr_cr(ndev, head, 0x18, 0xff);
+	nvdrm_wr_cr(ndev, head, 0x11, BIT(5) | (vre & 0x0f));
+
+	nvdrm_wr_cr(ndev, head, CR_RPC1, m->crtc_hdisplay < 1280 ? 0x04 : 0x00);
+	nvdrm_wr_cr(ndev, head, CR_LSR,
+		    XB(hbe, 6, 4) | XB(vbs, 10, 3) | XB(vrs, 10, 2) |
+		    XB(vde, 10, 1) | XB(vt, 10, 0));
+	nvdrm_wr_cr(ndev, head, CR_HEB,
+		    XB(hrs, 8, 3) | XB(hbs, 8, 2) | XB(hde, 8, 1) | XB(ht, 8, 0));
+	if (ndev->chip->chipset >= 0x10)
+		nvdrm_wr_cr(ndev, head, CR_EBR,
+			    XB(vbs, 11, 3) | XB(vrs, 11, 2) | XB(vde, 11, 1) |
+			    XB(vt, 11, 0));
+	nvdrm_wr_cr(ndev, head, CR_ILACE, 0xff);	/* interlace off */
+
+	/* graphics controller and attributes: a packed-pixel graphics mode */
+	nvdrm_wr_gr(ndev, head, 0x00, 0x00);
+	nvdrm_wr_gr(ndev, head, 0x01, 0x00);
+	nvdrm_wr_gr(ndev, head, 0x02, 0x00);
+	nvdrm_wr_gr(ndev, head, 0x03, 0x00);
+	nvdrm_wr_gr(ndev, head, 0x04, 0x00);
+	nvdrm_wr_gr(ndev, head, 0x05, 0x40);
+	nvdrm_wr_gr(ndev, head, 0x06, 0x05);
+	nvdrm_wr_gr(ndev, head, 0x07, 0x0f);
+	nvdrm_wr_gr(ndev, head, 0x08, 0xff);
+	for (i = 0; i < 16; i++)
+		nvdrm_wr_ar(ndev, head, i, i);
+	nvdrm_wr_ar(ndev, head, 0x10, 0x01);
+	nvdrm_wr_ar(ndev, head, 0x11, 0x00);
+	nvdrm_wr_ar(ndev, head, 0x12, 0x0f);
+	nvdrm_wr_ar(ndev, head, 0x13, 0x00);
+	nvdrm_wr_ar(ndev, head, 0x14 | 0x20, 0x00);	/* palette on again */
+}
+
+static void nvdrm_crtc_mode_set_nofb(struct drm_crtc *crtc)
+{
+	struct nvdrm_device *ndev = to_nvdrm(crtc->dev);
+	struct drm_display_mode *m = &crtc->state->adjusted_mode;
+	int head = to_head(crtc)->index;
+	struct drm_encoder *enc;
+	bool digital = false;
+	u32 mask = crtc->state->encoder_mask;
+
+	drm_for_each_encoder_mask(enc, crtc->dev, mask) {
+		struct nvdrm_output *o = container_of(enc, struct nvdrm_output,
+						      encoder);
+		if (o->dcb->type == NVDRM_OUTPUT_TMDS ||
+		    o->dcb->type == NVDRM_OUTPUT_LVDS)
+			digital = true;
+	}
+
+	nvdrm_set_owner(ndev, head);
+	if (ndev->chip->funcs->heads > 1)
+		nvdrm_wr_crtc(ndev, head, NV_PCRTC_ENGINE_CTRL,
+			      head ? 0 : NV_CRTC_FSEL_I2C);
+	nvdrm_wr_crtc(ndev, head, NV_PCRTC_CONFIG, ndev->chip->funcs->crtc_cfg);
+	nvdrm_crtc_set_timings(ndev, head, m, digital);
+
+	/* 0x22: a CRT on this head, 0x88 TMDS (the VBIOS reads this) */
+	nvdrm_wr_cr(ndev, head, CR_SCRATCH3, digital ? 0x88 : 0x22);
+	if (gf4_disp_arch(ndev)) {
+		nvdrm_wr_cr(ndev, head, CR_53, 0);
+		nvdrm_wr_cr(ndev, head, CR_54, 0);
+		nvdrm_wr_cr(ndev, head, CR_59, 0);
+	}
+	if (ndev->chip->chipset >= 0x10) {
+		nvdrm_wr_crtc(ndev, head, NV_PCRTC_830, m->crtc_vdisplay - 3);
+		nvdrm_wr_crtc(ndev, head, NV_PCRTC_834, m->crtc_vdisplay - 1);
+	}
+	nvdrm_vpll_set(ndev, head, m->clock);
+}
+
+/* DPMS on or off: SR01 bit 5 blanks the screen, CR17 bit 7 and CR1A bits
+ * 7:6 gate the syncs.
+ */
+static void nvdrm_crtc_dpms(struct nvdrm_device *ndev, int head, bool on)
+{
+	u8 rpc1 = nvdrm_rd_cr(ndev, head, CR_RPC1) & ~0xc0;
+
+	nvdrm_set_owner(ndev, head);
+	nvdrm_wr_sr(ndev, head, 0x00, 0x01);
+	nvdrm_wr_sr(ndev, head, 0x01, (nvdrm_rd_sr(ndev, head, 0x01) & ~0x20) |
+		    (on ? 0 : 0x20));
+	nvdrm_wr_cr(ndev, head, 0x17, (nvdrm_rd_cr(ndev, head, 0x17) & ~0x80) |
+		    (on ? 0x80 : 0));
+	nvdrm_wr_sr(ndev, head, 0x00, 0x03);
+	nvdrm_wr_cr(ndev, head, CR_RPC1, rpc1 | (on ? 0 : 0xc0));
+}
+
+/*
+ * The palette, which is the gamma ramp in the direct-colour modes: 256
+ * entries of 8 bits per channel (GENERAL_CONTROL BPC_8BITS), a linear ramp
+ * unless userspace set GAMMA_LUT.
+ */
+#define NV_PRMDIO(head)		(0x681000 + (head) * 0x2000)
+#define VGA_PEL_MASK		0x3c6
+#define VGA_PEL_IW		0x3c8
+#define VGA_PEL_D		0x3c9
+
+static void nvdrm_crtc_atomic_flush(struct drm_crtc *crtc,
+				    struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *cs = drm_atomic_get_new_crtc_state(state, crtc);
+	struct nvdrm_device *ndev = to_nvdrm(crtc->dev);
+	u32 dio = NV_PRMDIO(to_head(crtc)->index);
+	const struct drm_color_lut *lut = NULL;
+	int i;
+
+	if (!cs->color_mgmt_changed && !drm_atomic_crtc_needs_modeset(cs))
+		return;
+	if (cs->gamma_lut)
+		lut = cs->gamma_lut->data;
+	nv_wr08(ndev, dio + VGA_PEL_MASK, 0xff);
+	nv_wr08(ndev, dio + VGA_PEL_IW, 0);
+	for (i = 0; i < 256; i++) {
+		nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].red >> 8 : i);
+		nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].green >> 8 : i);
+		nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].blue >> 8 : i);
+	}
+}
+
+static void nvdrm_crtc_atomic_enable(struct drm_crtc *crtc,
+				     struct drm_atomic_state *state)
+{
+	nvdrm_crtc_dpms(to_nvdrm(crtc->dev), to_head(crtc)->index, true);
+}
+
+static void nvdrm_crtc_atomic_disable(struct drm_crtc *crtc,
+				      struct drm_atomic_state *state)
+{
+	nvdrm_crtc_dpms(to_nvdrm(crtc->dev), to_head(crtc)->index, false);
+}
+
+static const struct drm_crtc_helper_funcs nvdrm_crtc_helper_funcs = {
+	.mode_valid = nvdrm_crtc_mode_valid,
+	.atomic_check = nvdrm_crtc_atomic_check,
+	.mode_set_nofb = nvdrm_crtc_mode_set_nofb,
+	.atomic_flush = nvdrm_crtc_atomic_flush,
+	.atomic_enable = nvdrm_crtc_atomic_enable,
+	.atomic_disable = nvdrm_crtc_atomic_disable,
+};
+
+static const struct drm_crtc_funcs nvdrm_crtc_funcs = {
+	.reset = drm_atomic_helper_crtc_reset,
+	.destroy = drm_crtc_cleanup,
+	.set_config = drm_atomic_helper_set_config,
+	.page_flip = drm_atomic_helper_page_flip,
+	.atomic_duplicate_state = drm_atomic_helper_crtc_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_crtc_destroy_state,
+};
+
+/* ---- primary plane ------------------------------------------------------ */
+
+static int nvdrm_plane_atomic_check(struct drm_plane *plane,
+				    struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	struct drm_crtc_state *cs;
+
+	if (!ps->crtc)
+		return 0;
+	cs = drm_atomic_get_new_crtc_state(state, ps->crtc);
+	return drm_atomic_helper_check_plane_state(ps, cs,
+						   DRM_PLANE_NO_SCALING,
+						   DRM_PLANE_NO_SCALING,
+						   false, true);
+}
+
+static void nvdrm_plane_atomic_update(struct drm_plane *plane,
+				      struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	struct nvdrm_device *ndev = to_nvdrm(plane->dev);
+	struct drm_framebuffer *fb = ps->fb;
+	struct drm_gem_vram_object *gbo;
+	int head = container_of(plane, struct nvdrm_head, primary)->index;
+	u32 pitch, start, genctrl;
+	u8 depth;
+	s64 base;
+
+	if (!fb || !ps->crtc || !ps->visible)
+		return;
+	gbo = drm_gem_vram_of_gem(fb->obj[0]);
+	base = drm_gem_vram_offset(gbo);
+	if (base < 0)
+		return;
+	start = base + fb->offsets[0] + (ps->src.y1 >> 16) * fb->pitches[0] +
+		(ps->src.x1 >> 16) * fb->format->cpp[0];
+	pitch = fb->pitches[0] / 8;
+	depth = fb->format->depth == 16 ? 2 : 3;
+
+	nvdrm_set_owner(ndev, head);
+	nvdrm_wr_cr(ndev, head, 0x13, pitch & 0xff);
+	nvdrm_wr_cr(ndev, head, CR_RPC0, (nvdrm_rd_cr(ndev, head, CR_RPC0) &
+					  0x1f) | ((pitch >> 8) & 7) << 5);
+	if (ndev->chip->funcs->cr42)
+		nvdrm_wr_cr(ndev, head, CR_42, XB(pitch, 11, 6));
+	nvdrm_wr_cr(ndev, head, CR_PIXEL,
+		    (nvdrm_rd_cr(ndev, head, CR_PIXEL) & ~0x03) | depth);
+
+	genctrl = GENCTRL_BPC_8BITS | GENCTRL_VGA_STATE_SEL | GENCTRL_PIXMIX_ON;
+	if (fb->format->depth == 16)
+		genctrl |= GENCTRL_ALT_MODE_SEL;
+	if (ndev->chip->chipset >= 0x11)
+		genctrl |= GENCTRL_PIPE_LONG;
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_GENERAL_CONTROL, genctrl);
+	nvdrm_wr_crtc(ndev, head, NV_PCRTC_START, start);
+}
+
+static const struct drm_plane_helper_funcs nvdrm_plane_helper_funcs = {
+	DRM_GEM_VRAM_PLANE_HELPER_FUNCS,
+	.atomic_check = nvdrm_plane_atomic_check,
+	.atomic_update = nvdrm_plane_atomic_update,
+};
+
+static const struct drm_plane_funcs nvdrm_plane_funcs = {
+	.update_plane = drm_atomic_helper_update_plane,
+	.disable_plane = drm_atomic_helper_disable_plane,
+	.destroy = drm_plane_cleanup,
+	.reset = drm_atomic_helper_plane_reset,
+	.atomic_duplicate_state = drm_atomic_helper_plane_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_plane_destroy_state,
+};
+
+/* ---- outputs ------------------------------------------------------------ */
+
+static void nvdrm_encoder_atomic_mode_set(struct drm_encoder *enc,
+					  struct drm_crtc_state *cs,
+					  struct drm_connector_state *conn)
+{
+	struct nvdrm_output *o = container_of(enc, struct nvdrm_output, encoder);
+	struct nvdrm_device *ndev = o->ndev;
+	int head = to_head(cs->crtc)->index;
+
+	/* on GeForce4-style displays each DAC picks the head it shows */
+	if (gf4_disp_arch(ndev) && o->dcb->type == NVDRM_OUTPUT_ANALOG) {
+		u32 dac = (ffs(o->dcb->or) - 1) * 0x68;
+
+		nvdrm_wr_ramdac(ndev, 0, NV_PRAMDAC_DACCLK + dac,
+				head << 8 | 1);
+	}
+}
+
+static const struct drm_encoder_funcs nvdrm_encoder_funcs = {
+	.destroy = drm_encoder_cleanup,
+};
+
+static const struct drm_encoder_helper_funcs nvdrm_encoder_helper_funcs = {
+	.atomic_mode_set = nvdrm_encoder_atomic_mode_set,
+};
+
+static int nvdrm_connector_get_modes(struct drm_connector *connector)
+{
+	struct nvdrm_output *o = to_output(connector);
+	struct edid *edid = NULL;
+	int n = 0;
+
+	if (o->ddc)
+		edid = drm_get_edid(connector, &o->ddc->adapter);
+	drm_connector_update_edid_property(connector, edid);
+	if (edid) {
+		n = drm_add_edid_modes(connector, edid);
+		kfree(edid);
+	}
+	if (!n && connector->connector_type != DRM_MODE_CONNECTOR_DVID) {
+		n = drm_add_modes_noedid(connector, 1024, 768);
+		drm_set_preferred_mode(connector, 1024, 768);
+	}
+	return n;
+}
+
+static int nvdrm_connector_detect(struct drm_connector *connector,
+				  struct drm_modeset_acquire_ctx *ctx,
+				  bool force)
+{
+	struct nvdrm_output *o = to_output(connector);
+
+	if (o->ddc && drm_probe_ddc(&o->ddc->adapter))
+		return connector_status_connected;
+	return connector_status_disconnected;
+}
+
+static const struct drm_connector_helper_funcs nvdrm_connector_helper_funcs = {
+	.get_modes = nvdrm_connector_get_modes,
+	.detect_ctx = nvdrm_connector_detect,
+};
+
+static const struct drm_connector_funcs nvdrm_connector_funcs = {
+	.reset = drm_atomic_helper_connector_reset,
+	.fill_modes = drm_helper_probe_single_connector_modes,
+	.destroy = drm_connector_cleanup,
+	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
+};
+
+static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
+			     const struct nvdrm_dcb_output *dcb)
+{
+	struct nvdrm_output *o = &ndev->outputs[ndev->n_outputs];
+	int enc_type, conn_type, ret;
+
+	switch (dcb->type) {
+	case NVDRM_OUTPUT_ANALOG:
+		enc_type = DRM_MODE_ENCODER_DAC;
+		conn_type = DRM_MODE_CONNECTOR_VGA;
+		break;
+	case NVDRM_OUTPUT_TMDS:
+		enc_type = DRM_MODE_ENCODER_TMDS;
+		conn_type = DRM_MODE_CONNECTOR_DVID;
+		break;
+	default:
+		drm_info(&ndev->drm, "DCB output %d (type %u): not driven yet\n",
+			 i, dcb->type);
+		return 0;
+	}
+
+	o->ndev = ndev;
+	o->dcb = dcb;
+	o->index = i;
+	if (dcb->i2c < NVDRM_MAX_I2C && ndev->i2c[dcb->i2c].registered)
+		o->ddc = &ndev->i2c[dcb->i2c];
+
+	ret = drm_encoder_init(&ndev->drm, &o->encoder, &nvdrm_encoder_funcs,
+			       enc_type, NULL);
+	if (ret)
+		return ret;
+	drm_encoder_helper_add(&o->encoder, &nvdrm_encoder_helper_funcs);
+	o->encoder.possible_crtcs = dcb->heads & GENMASK(ndev->chip->funcs->heads - 1, 0);
+	if (!o->encoder.possible_crtcs)
+		o->encoder.possible_crtcs = BIT(0);
+
+	ret = drm_connector_init_with_ddc(&ndev->drm, &o->connector,
+					  &nvdrm_connector_funcs, conn_type,
+					  o->ddc ? &o->ddc->adapter : NULL);
+	if (ret)
+		return ret;
+	drm_connector_helper_add(&o->connector, &nvdrm_connector_helper_funcs);
+	o->connector.polled = DRM_CONNECTOR_POLL_CONNECT |
+			      DRM_CONNECTOR_POLL_DISCONNECT;
+	ndev->n_outputs++;
+	return drm_connector_attach_encoder(&o->connector, &o->encoder);
+}
+
+/* ---- the device --------------------------------------------------------- */
+
+static const struct drm_mode_config_funcs nvdrm_mode_config_funcs = {
+	.fb_create = drm_gem_fb_create,
+	.mode_valid = drm_vram_helper_mode_valid,
+	.atomic_check = drm_atomic_helper_check,
+	.atomic_commit = drm_atomic_helper_commit,
+};
+
+int nvdrm_kms_init(struct nvdrm_device *ndev)
+{
+	struct drm_device *drm = &ndev->drm;
+	int i, ret;
+
+	ret = drmm_mode_config_init(drm);
+	if (ret)
+		return ret;
+	drm->mode_config.min_width = 320;
+	drm->mode_config.min_height = 200;
+	drm->mode_config.max_width = 2048;
+	drm->mode_config.max_height = 2048;
+	drm->mode_config.preferred_depth = 24;
+	/* fbdev draws into a shadow: a buffer vmapped where it lies could
+	 * not move to VRAM to be scanned out
+	 */
+	drm->mode_config.prefer_shadow_fbdev = true;
+	drm->mode_config.funcs = &nvdrm_mode_config_funcs;
+
+	nvdrm_unlock_crtcs(ndev, true);
+
+	for (i = 0; i < ndev->chip->funcs->heads; i++) {
+		struct nvdrm_head *h = &ndev->heads[i];
+
+		h->index = i;
+		ret = drm_universal_plane_init(drm, &h->primary, BIT(i),
+					       &nvdrm_plane_funcs, nvdrm_formats,
+					       ARRAY_SIZE(nvdrm_formats), NULL,
+					       DRM_PLANE_TYPE_PRIMARY, NULL);
+		if (ret)
+			return ret;
+		drm_plane_helper_add(&h->primary, &nvdrm_plane_helper_funcs);
+		ret = drm_crtc_init_with_planes(drm, &h->crtc, &h->primary, NULL,
+						&nvdrm_crtc_funcs, NULL);
+		if (ret)
+			return ret;
+		drm_crtc_helper_add(&h->crtc, &nvdrm_crtc_helper_funcs);
+		drm_mode_crtc_set_gamma_size(&h->crtc, 256);
+		drm_crtc_enable_color_mgmt(&h->crtc, 0, false, 256);
+	}
+
+	for (i = 0; i < ndev->vbios.n_outputs; i++) {
+		ret = nvdrm_output_init(ndev, i, &ndev->vbios.outputs[i]);
+		if (ret)
+			return ret;
+	}
+	drm_mode_config_reset(drm);
+	drm_kms_helper_poll_init(drm);
+	return 0;
+}
