@@ -1,15 +1,23 @@
-"""kernel/nvdrm, stage 0: our own driver probes each board, names the chip
-and its memory and loads the VBIOS from PROM; unbinding, rebinding and
-reloading are clean; a dead card or a corrupt VBIOS fails probe with a
-clear message and no oops."""
+"""kernel/nvdrm, our own driver: it probes each board, names the chip and
+its memory and loads the VBIOS from PROM; its own VBIOS parser finds the
+DCB outputs and PLL limits libnvbios finds in the same image; the
+connectors and their state follow what is plugged in (DDC, DAC load
+detection, the CH7006 TV encoder); a TV mode can be set; unbinding,
+rebinding and reloading are clean; a dead card or a corrupt VBIOS fails
+probe with a clear message and no oops.  (Mode setting on the VGA output
+is in test_modeset.)"""
 import glob
+import os
+import re
 import subprocess
 
 import pytest
 
-from nvdevkit import build, paths, report
+from nvdevkit import build, png, paths, report
 
-BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
+BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
+BARS = [(192, 192, 192), (192, 192, 0), (0, 192, 192), (0, 192, 0),
+        (192, 0, 192), (192, 0, 0), (0, 0, 192)]
 
 
 def nvdrm_lines(b):
@@ -30,6 +38,77 @@ def test_probe_identifies_the_board(boot_board, board_info, board):
     assert f'{info.get("chipset")} (BOOT_0 0x' in text, text
     assert f'{info.num("vram_mb")} MiB' in text, text
     assert 'from PROM, checksum ok' in text, text
+
+
+@pytest.mark.parametrize('board', BOARDS)
+def test_kernel_vbios_parser_agrees_with_libnvbios(boot_board, board_info, board):
+    b = boot_board(board, driver='nvdrm')
+    vb = board_info(board).vbios
+    want = [(i, e['conn'], e['conf']) for i, e in enumerate(vb['dcb']['entries'])]
+    assert report.dcb(b) == want
+    plls = []
+    for l in nvdrm_lines(b):
+        m = re.search(r'PLL limits 0x([0-9a-f]{6}): VCO1 (\d+)-(\d+) kHz, '
+                      r'VCO2 (\d+)-(\d+) kHz', l)
+        if m:
+            plls.append(tuple(int(x, 16) if i == 0 else int(x)
+                              for i, x in enumerate(m.groups())))
+    assert plls == [(e['reg'], e['vco1']['min'], e['vco1']['max'], e['vco2']['min'],
+                     e['vco2']['max']) for e in vb['pll']['entries']]
+
+
+def connector_states(b):
+    return sorted((c['name'].split('-', 1)[1], c['status']) for c in b.report['drm'])
+
+
+@pytest.mark.parametrize('board,monitor,want', [
+    ('nv04', 'default', [('VGA-1', 'connected')]),
+    ('nv04', 'noddc', [('VGA-1', 'connected')]),
+    ('nv04', 'none', [('VGA-1', 'disconnected')]),
+    ('nv11-ch7006', 'default', [('TV-1', 'connected'), ('VGA-1', 'connected')]),
+    ('nv11-ch7006', 'noddc', [('TV-1', 'connected'), ('VGA-1', 'connected')]),
+    ('nv11-ch7006', 'none', [('TV-1', 'connected'), ('VGA-1', 'disconnected')]),
+    ('nv17', 'default', [('DVI-D-1', 'disconnected'), ('VGA-1', 'connected')]),
+    ('nv17', 'noddc', [('DVI-D-1', 'disconnected'), ('VGA-1', 'connected')]),
+    ('nv17', 'none', [('DVI-D-1', 'disconnected'), ('VGA-1', 'disconnected')]),
+])
+def test_connectors_follow_what_is_plugged_in(boot_board, board, monitor, want):
+    b = boot_board(board, driver='nvdrm', monitor0=monitor)
+    assert connector_states(b) == want
+    vga = next(c for c in b.report['drm'] if c['name'].endswith('VGA-1'))
+    if monitor == 'default':
+        assert vga['edid_bytes'] >= 128 and '1024x768' in vga['modes']
+    if monitor == 'noddc':      # found by DAC load detection, no EDID
+        assert vga['edid_bytes'] == 0 and '1024x768' in vga['modes']
+    assert not oopses(b), '\n'.join(oopses(b))
+
+
+def test_nvdrm_and_nouveau_see_the_same_connectors(boot_board):
+    for board in ('nv04', 'nv11-ch7006'):
+        assert (connector_states(boot_board(board, driver='nvdrm')) ==
+                connector_states(boot_board(board)))
+
+
+@pytest.mark.parametrize('plugged,status', [('composite', 'connected'),
+                                            ('none', 'disconnected')])
+def test_ch7006_tv_detect(boot_board, plugged, status):
+    b = boot_board('nv11-ch7006', driver='nvdrm', tv=plugged)
+    tv = dict(connector_states(b)).get('TV-1')
+    assert tv == status, f'tv={plugged}: TV-1 is {tv}'
+    assert any('ch7006' in l and 'version ID: 2a' in l for l in report.lines(b))
+
+
+def test_tv_mode_through_the_ch7006(boot_board):
+    b = boot_board('nv11-ch7006', driver='nvdrm', cmdline='nvdev.modetest='
+                   '-M,nvdrm,-s,TV-1:800x600', screendumps=True)
+    assert any(l.startswith('setting mode 800x600-50.00Hz on connectors TV-1')
+               for l in b.report['modetest']), b.report['modetest']
+    img = png.read(os.path.join(b.outdir, 'modetest-headb.png'))
+    assert (img.width, img.height) == (800, 600)
+    for i, colour in enumerate(BARS):
+        x = int(800 / 7 * i + 800 / 14)
+        assert img.pixel(x, 150) == colour, f'bar {i} at x={x}'
+    assert not oopses(b), '\n'.join(oopses(b))
 
 
 def test_unbind_rebind_reload(boot_board):

@@ -48,6 +48,7 @@ static const struct nvdrm_family_funcs nv04_family = {
 	.vram = nv04_vram,
 	.heads = 1,
 	.crtc_cfg = 4,		/* START_ADDRESS_HSYNC, NV04 encoding */
+	.dac_load = nvdrm_nv04_dac_load,
 };
 
 static const struct nvdrm_family_funcs nv10_family = {
@@ -55,6 +56,7 @@ static const struct nvdrm_family_funcs nv10_family = {
 	.vram = nv10_vram,
 	.heads = 1,
 	.crtc_cfg = 2,
+	.dac_load = nvdrm_nv04_dac_load,
 };
 
 static const struct nvdrm_family_funcs nv11_family = {
@@ -62,13 +64,15 @@ static const struct nvdrm_family_funcs nv11_family = {
 	.vram = nv10_vram,
 	.heads = 2,
 	.crtc_cfg = 2,
+	.dac_load = nvdrm_nv04_dac_load,
 };
 
 static const struct nvdrm_family_funcs nv17_family = {
 	.name = "NV17",
 	.vram = nv10_vram,
 	.heads = 2,
-	.cr42 = true,
+	.gf4_disp = true,
+	.dac_load = nvdrm_nv17_dac_load,
 	.crtc_cfg = 2,
 };
 
@@ -76,7 +80,8 @@ static const struct nvdrm_family_funcs nv31_family = {
 	.name = "NV31",
 	.vram = nv10_vram,
 	.heads = 2,
-	.cr42 = true,
+	.gf4_disp = true,
+	.dac_load = nvdrm_nv17_dac_load,
 	.two_reg_pll = true,
 	.crtc_cfg = 2,
 };
@@ -85,7 +90,8 @@ static const struct nvdrm_family_funcs nv40_family = {
 	.name = "NV40",
 	.vram = nv40_vram,
 	.heads = 2,
-	.cr42 = true,
+	.gf4_disp = true,
+	.dac_load = nvdrm_nv17_dac_load,
 	.two_reg_pll = true,
 	.prmvio_per_head = true,
 	.crtc_cfg = 2,

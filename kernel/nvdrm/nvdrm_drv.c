@@ -123,6 +123,7 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_poll:
 	drm_kms_helper_poll_fini(&ndev->drm);
+	nvdrm_kms_fini(ndev);
 err_i2c:
 	nvdrm_i2c_fini(ndev);
 	return ret;
@@ -135,6 +136,7 @@ static void nvdrm_remove(struct pci_dev *pdev)
 	drm_dev_unplug(&ndev->drm);
 	drm_kms_helper_poll_fini(&ndev->drm);
 	drm_atomic_helper_shutdown(&ndev->drm);
+	nvdrm_kms_fini(ndev);
 	nvdrm_i2c_fini(ndev);
 }
 

@@ -16,6 +16,7 @@
 #include <drm/drm_crtc.h>
 #include <drm/drm_device.h>
 #include <drm/drm_encoder.h>
+#include <drm/drm_encoder_slave.h>
 #include <drm/drm_plane.h>
 #include <drm/drm_print.h>
 
@@ -35,6 +36,7 @@
 #define NVDRM_MAX_I2C		4
 
 struct nvdrm_device;
+struct nvdrm_dcb_output;
 
 /*
  * What differs between chipset families, chosen once at probe from
@@ -54,8 +56,13 @@ struct nvdrm_family_funcs {
 	 * set switched by the CR44 owner
 	 */
 	bool prmvio_per_head;
-	/* pitch bit 11 in CR42 (GeForce4-style display, NV17 and later) */
-	bool cr42;
+	/* a GeForce4-style display (NV17 on, not NV20): pitch bit 11 in
+	 * CR42, CR53/CR54, per-DAC head routing
+	 */
+	bool gf4_disp;
+	/* whether a load hangs on a DAC (a CRT without DDC) */
+	bool (*dac_load)(struct nvdrm_device *ndev,
+			 const struct nvdrm_dcb_output *dcb);
 	/* PCRTC_CONFIG value for a non-VGA scanout from the start address */
 	u32 crtc_cfg;
 };
@@ -107,6 +114,7 @@ struct nvdrm_vbios {
 	u8 chip_version;	/* the version's chip byte */
 	u8 i2c_crt, i2c_tv;	/* BMP I2C indices */
 	u32 fmaxvco, fminvco;	/* BMP single-stage VCO limits */
+	u32 dactestval;		/* DAC load test level (BIT 'i'), or 0 */
 
 	u8 dcb_version;
 	int n_outputs;
@@ -135,10 +143,16 @@ struct nvdrm_head {
 struct nvdrm_output {
 	struct nvdrm_device *ndev;
 	const struct nvdrm_dcb_output *dcb;
-	struct drm_encoder encoder;
+	/* the encoder; an I2C slave encoder (the CH7006) for off-chip TV */
+	struct drm_encoder_slave slave;
 	struct drm_connector connector;
 	struct nvdrm_i2c_bus *ddc;
 	int index;
+	/* the CH7006's own "scale" property, which DRM's atomic state does
+	 * not know: its value
+	 */
+	struct drm_property *scale_prop;
+	u64 scale;
 };
 
 struct nvdrm_device {
@@ -212,11 +226,18 @@ int nvdrm_pll_calc(struct nvdrm_device *ndev,
 		   struct nvdrm_pll_vals *pv);
 int nvdrm_vpll_set(struct nvdrm_device *ndev, int head, int clock);
 
+/* nvdrm_dac.c */
+bool nvdrm_nv04_dac_load(struct nvdrm_device *ndev,
+			 const struct nvdrm_dcb_output *dcb);
+bool nvdrm_nv17_dac_load(struct nvdrm_device *ndev,
+			 const struct nvdrm_dcb_output *dcb);
+
 /* nvdrm_i2c.c */
 int nvdrm_i2c_init(struct nvdrm_device *ndev);
 void nvdrm_i2c_fini(struct nvdrm_device *ndev);
 
 /* nvdrm_kms.c */
 int nvdrm_kms_init(struct nvdrm_device *ndev);
+void nvdrm_kms_fini(struct nvdrm_device *ndev);
 
 #endif

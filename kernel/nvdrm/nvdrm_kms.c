@@ -14,6 +14,7 @@
 #include <drm/drm_color_mgmt.h>
 #include <drm/drm_edid.h>
 #include <drm/drm_fourcc.h>
+#include <drm/i2c/ch7006.h>
 #include <drm/drm_framebuffer.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_gem_vram_helper.h>
@@ -68,11 +69,6 @@ static struct nvdrm_head *to_head(struct drm_crtc *crtc)
 static struct nvdrm_output *to_output(struct drm_connector *c)
 {
 	return container_of(c, struct nvdrm_output, connector);
-}
-
-static bool gf4_disp_arch(struct nvdrm_device *ndev)
-{
-	return ndev->chip->chipset >= 0x17 && ndev->chip->chipset != 0x20;
 }
 
 /* ---- CRTC ------------------------------------------------------------- */
@@ -225,15 +221,17 @@ static void nvdrm_crtc_mode_set_nofb(struct drm_crtc *crtc)
 	struct drm_display_mode *m = &crtc->state->adjusted_mode;
 	int head = to_head(crtc)->index;
 	struct drm_encoder *enc;
-	bool digital = false;
+	bool digital = false, tv = false;
 	u32 mask = crtc->state->encoder_mask;
 
 	drm_for_each_encoder_mask(enc, crtc->dev, mask) {
 		struct nvdrm_output *o = container_of(enc, struct nvdrm_output,
-						      encoder);
+						      slave.base);
 		if (o->dcb->type == NVDRM_OUTPUT_TMDS ||
 		    o->dcb->type == NVDRM_OUTPUT_LVDS)
 			digital = true;
+		if (o->dcb->type == NVDRM_OUTPUT_TV)
+			tv = true;
 	}
 
 	nvdrm_set_owner(ndev, head);
@@ -243,9 +241,13 @@ static void nvdrm_crtc_mode_set_nofb(struct drm_crtc *crtc)
 	nvdrm_wr_crtc(ndev, head, NV_PCRTC_CONFIG, ndev->chip->funcs->crtc_cfg);
 	nvdrm_crtc_set_timings(ndev, head, m, digital);
 
+	/* an encoder that makes its own timing slaves the CRTC to it */
+	nvdrm_wr_cr(ndev, head, CR_PIXEL, (nvdrm_rd_cr(ndev, head, CR_PIXEL) &
+					   0x7f) | (digital || tv ? 0x80 : 0));
+
 	/* 0x22: a CRT on this head, 0x88 TMDS (the VBIOS reads this) */
 	nvdrm_wr_cr(ndev, head, CR_SCRATCH3, digital ? 0x88 : 0x22);
-	if (gf4_disp_arch(ndev)) {
+	if (ndev->chip->funcs->gf4_disp) {
 		nvdrm_wr_cr(ndev, head, CR_53, 0);
 		nvdrm_wr_cr(ndev, head, CR_54, 0);
 		nvdrm_wr_cr(ndev, head, CR_59, 0);
@@ -380,7 +382,7 @@ static void nvdrm_plane_atomic_update(struct drm_plane *plane,
 	nvdrm_wr_cr(ndev, head, 0x13, pitch & 0xff);
 	nvdrm_wr_cr(ndev, head, CR_RPC0, (nvdrm_rd_cr(ndev, head, CR_RPC0) &
 					  0x1f) | ((pitch >> 8) & 7) << 5);
-	if (ndev->chip->funcs->cr42)
+	if (ndev->chip->funcs->gf4_disp)
 		nvdrm_wr_cr(ndev, head, CR_42, XB(pitch, 11, 6));
 	nvdrm_wr_cr(ndev, head, CR_PIXEL,
 		    (nvdrm_rd_cr(ndev, head, CR_PIXEL) & ~0x03) | depth);
@@ -415,12 +417,12 @@ static void nvdrm_encoder_atomic_mode_set(struct drm_encoder *enc,
 					  struct drm_crtc_state *cs,
 					  struct drm_connector_state *conn)
 {
-	struct nvdrm_output *o = container_of(enc, struct nvdrm_output, encoder);
+	struct nvdrm_output *o = container_of(enc, struct nvdrm_output, slave.base);
 	struct nvdrm_device *ndev = o->ndev;
 	int head = to_head(cs->crtc)->index;
 
 	/* on GeForce4-style displays each DAC picks the head it shows */
-	if (gf4_disp_arch(ndev) && o->dcb->type == NVDRM_OUTPUT_ANALOG) {
+	if (ndev->chip->funcs->gf4_disp && o->dcb->type == NVDRM_OUTPUT_ANALOG) {
 		u32 dac = (ffs(o->dcb->or) - 1) * 0x68;
 
 		nvdrm_wr_ramdac(ndev, 0, NV_PRAMDAC_DACCLK + dac,
@@ -464,6 +466,10 @@ static int nvdrm_connector_detect(struct drm_connector *connector,
 
 	if (o->ddc && drm_probe_ddc(&o->ddc->adapter))
 		return connector_status_connected;
+	/* a CRT without DDC still loads its DAC */
+	if (o->dcb->type == NVDRM_OUTPUT_ANALOG &&
+	    o->ndev->chip->funcs->dac_load(o->ndev, o->dcb))
+		return connector_status_connected;
 	return connector_status_disconnected;
 }
 
@@ -480,11 +486,242 @@ static const struct drm_connector_funcs nvdrm_connector_funcs = {
 	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
 };
 
+/* ---- TV through an I2C encoder (CH7006) ------------------------------- */
+
+#define CR_49			0x49	/* bit 4: a TV encoder on this head */
+#define NV_PRAMDAC_PLL_SELECT	0x50c
+#define PLLSEL_TV_HEAD(h)	((h) ? 0xc0000 : 0x30000)
+#define NV_PRAMDAC_TV_SETUP	0x700
+#define NV_PRAMDAC_TV_VTOTAL	0x720
+
+/* as nouveau sets the CH7006 up for NV04-style TV out (i2c_board_info
+ * wants it writable)
+ */
+static struct ch7006_encoder_params nvdrm_ch7006_params = {
+	CH7006_FORMAT_RGB24m12I, CH7006_CLOCK_MASTER,
+	0, 0, 0,
+	CH7006_SYNC_SLAVE, CH7006_SYNC_SEPARATED,
+	CH7006_POUT_3_3V, CH7006_ACTIVE_HSYNC
+};
+
+static const struct drm_encoder_slave_funcs *slave_funcs(struct drm_encoder *e)
+{
+	return to_encoder_slave(e)->slave_funcs;
+}
+
+static void nvdrm_tv_mode_set(struct drm_encoder *enc,
+			      struct drm_display_mode *mode,
+			      struct drm_display_mode *adjusted)
+{
+	struct nvdrm_output *o = container_of(enc, struct nvdrm_output, slave.base);
+	int head = to_head(enc->crtc)->index;
+	/* total sizes, then the TV signals' delays relative to the VGA port:
+	 * vskew, vsync delay, htotal, hskew, hsync delay, hsync delay 2
+	 */
+	const u32 tv[] = {
+		adjusted->vtotal, 1, 1, adjusted->htotal, 1, 1, 64,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(tv); i++)
+		nvdrm_wr_ramdac(o->ndev, head, NV_PRAMDAC_TV_VTOTAL + 4 * i, tv[i]);
+	slave_funcs(enc)->mode_set(enc, mode, adjusted);
+}
+
+static void nvdrm_tv_bind(struct nvdrm_device *ndev, int head, bool bind)
+{
+	u8 cr49 = nvdrm_rd_cr(ndev, head, CR_49);
+
+	nvdrm_wr_cr(ndev, head, CR_49, bind ? cr49 | 0x10 : cr49 & ~0x10);
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_TV_SETUP, 0);
+}
+
+static void nvdrm_tv_enable(struct drm_encoder *enc)
+{
+	struct nvdrm_output *o = container_of(enc, struct nvdrm_output, slave.base);
+	struct nvdrm_device *ndev = o->ndev;
+	int head = to_head(enc->crtc)->index;
+	u32 sel;
+
+	if (ndev->chip->funcs->heads > 1)
+		nvdrm_tv_bind(ndev, head ^ 1, false);
+	nvdrm_tv_bind(ndev, head, true);
+	/* the TV encoder clocks the head; the VGA port's hsync is off */
+	sel = nvdrm_rd_ramdac(ndev, 0, NV_PRAMDAC_PLL_SELECT);
+	sel &= ~(PLLSEL_TV_HEAD(0) | PLLSEL_TV_HEAD(1));
+	nvdrm_wr_ramdac(ndev, 0, NV_PRAMDAC_PLL_SELECT, sel | PLLSEL_TV_HEAD(head));
+	nvdrm_wr_cr(ndev, head, CR_RPC1, nvdrm_rd_cr(ndev, head, CR_RPC1) | 0x80);
+	slave_funcs(enc)->dpms(enc, DRM_MODE_DPMS_ON);
+}
+
+static void nvdrm_tv_disable(struct drm_encoder *enc)
+{
+	struct nvdrm_output *o = container_of(enc, struct nvdrm_output, slave.base);
+	u32 sel;
+
+	slave_funcs(enc)->dpms(enc, DRM_MODE_DPMS_OFF);
+	sel = nvdrm_rd_ramdac(o->ndev, 0, NV_PRAMDAC_PLL_SELECT);
+	nvdrm_wr_ramdac(o->ndev, 0, NV_PRAMDAC_PLL_SELECT,
+			sel & ~(PLLSEL_TV_HEAD(0) | PLLSEL_TV_HEAD(1)));
+}
+
+static const struct drm_encoder_helper_funcs nvdrm_tv_helper_funcs = {
+	.mode_fixup = drm_i2c_encoder_mode_fixup,
+	.mode_set = nvdrm_tv_mode_set,
+	.enable = nvdrm_tv_enable,
+	.disable = nvdrm_tv_disable,
+};
+
+/* The I2C client goes with its bus, before the encoder itself. */
+static void nvdrm_tv_release(struct drm_encoder *enc)
+{
+	struct drm_encoder_slave *slave = to_encoder_slave(enc);
+
+	if (slave->slave_funcs && slave->bus_priv)
+		slave->slave_funcs->destroy(enc);
+}
+
+static void nvdrm_tv_destroy(struct drm_encoder *enc)
+{
+	nvdrm_tv_release(enc);
+	drm_encoder_cleanup(enc);
+}
+
+static const struct drm_encoder_funcs nvdrm_tv_encoder_funcs = {
+	.destroy = nvdrm_tv_destroy,
+};
+
+static int nvdrm_tv_get_modes(struct drm_connector *connector)
+{
+	struct drm_encoder *enc = &to_output(connector)->slave.base;
+
+	return slave_funcs(enc)->get_modes(enc, connector);
+}
+
+static enum drm_mode_status nvdrm_tv_mode_valid(struct drm_connector *connector,
+						struct drm_display_mode *mode)
+{
+	struct drm_encoder *enc = &to_output(connector)->slave.base;
+
+	return slave_funcs(enc)->mode_valid(enc, mode);
+}
+
+static int nvdrm_tv_detect(struct drm_connector *connector,
+			   struct drm_modeset_acquire_ctx *ctx, bool force)
+{
+	struct drm_encoder *enc = &to_output(connector)->slave.base;
+
+	return slave_funcs(enc)->detect(enc, connector);
+}
+
+/*
+ * The encoder's private properties: standard TV properties live in the
+ * atomic connector state; the CH7006's "scale" is kept here.  Changing it
+ * would have the CH7006 driver reprogram the mode through the legacy CRTC
+ * helpers, so only its current value is accepted.
+ */
+static int nvdrm_tv_atomic_get_property(struct drm_connector *connector,
+					const struct drm_connector_state *state,
+					struct drm_property *property, u64 *val)
+{
+	struct nvdrm_output *o = to_output(connector);
+
+	if (property != o->scale_prop)
+		return -EINVAL;
+	*val = o->scale;
+	return 0;
+}
+
+static int nvdrm_tv_atomic_set_property(struct drm_connector *connector,
+					struct drm_connector_state *state,
+					struct drm_property *property, u64 val)
+{
+	struct nvdrm_output *o = to_output(connector);
+
+	if (property != o->scale_prop || val != o->scale)
+		return -EINVAL;
+	return 0;
+}
+
+static const struct drm_connector_funcs nvdrm_tv_connector_funcs = {
+	.reset = drm_atomic_helper_connector_reset,
+	.fill_modes = drm_helper_probe_single_connector_modes,
+	.destroy = drm_connector_cleanup,
+	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
+	.atomic_get_property = nvdrm_tv_atomic_get_property,
+	.atomic_set_property = nvdrm_tv_atomic_set_property,
+};
+
+/* After the encoder has attached its properties: find its private one. */
+static void nvdrm_tv_find_scale(struct nvdrm_output *o)
+{
+	struct drm_object_properties *props = o->connector.base.properties;
+	int i;
+
+	for (i = 0; i < props->count; i++) {
+		if (!strcmp(props->properties[i]->name, "scale")) {
+			o->scale_prop = props->properties[i];
+			o->scale = props->values[i];
+		}
+	}
+}
+
+static const struct drm_connector_helper_funcs nvdrm_tv_connector_helper_funcs = {
+	.get_modes = nvdrm_tv_get_modes,
+	.mode_valid = nvdrm_tv_mode_valid,
+	.detect_ctx = nvdrm_tv_detect,
+};
+
+static int nvdrm_tv_init(struct nvdrm_device *ndev, struct nvdrm_output *o)
+{
+	struct i2c_board_info info = {
+		I2C_BOARD_INFO("ch7006", 0x75),
+		.platform_data = &nvdrm_ch7006_params,
+	};
+	struct drm_encoder *enc = &o->slave.base;
+	int ret;
+
+	if (!o->ddc || !i2c_probe_func_quick_read(&o->ddc->adapter, 0x75)) {
+		drm_info(&ndev->drm, "DCB output %d: no TV encoder answers at 0x75\n",
+			 o->index);
+		return -ENODEV;
+	}
+	ret = drm_encoder_init(&ndev->drm, enc, &nvdrm_tv_encoder_funcs,
+			       DRM_MODE_ENCODER_TVDAC, NULL);
+	if (ret)
+		return ret;
+	drm_encoder_helper_add(enc, &nvdrm_tv_helper_funcs);
+	ret = drm_i2c_encoder_init(&ndev->drm, &o->slave, &o->ddc->adapter, &info);
+	if (ret) {
+		drm_encoder_cleanup(enc);
+		return ret;
+	}
+	ret = drm_connector_init_with_ddc(&ndev->drm, &o->connector,
+					  &nvdrm_tv_connector_funcs,
+					  DRM_MODE_CONNECTOR_TV,
+					  &o->ddc->adapter);
+	if (ret)
+		return ret;
+	drm_connector_helper_add(&o->connector, &nvdrm_tv_connector_helper_funcs);
+	ret = slave_funcs(enc)->create_resources(enc, &o->connector);
+	if (ret)
+		return ret;
+	nvdrm_tv_find_scale(o);
+	return 0;
+}
+
 static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 			     const struct nvdrm_dcb_output *dcb)
 {
 	struct nvdrm_output *o = &ndev->outputs[ndev->n_outputs];
 	int enc_type, conn_type, ret;
+
+	o->ndev = ndev;
+	o->dcb = dcb;
+	o->index = i;
+	if (dcb->i2c < NVDRM_MAX_I2C && ndev->i2c[dcb->i2c].registered)
+		o->ddc = &ndev->i2c[dcb->i2c];
 
 	switch (dcb->type) {
 	case NVDRM_OUTPUT_ANALOG:
@@ -495,26 +732,27 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 		enc_type = DRM_MODE_ENCODER_TMDS;
 		conn_type = DRM_MODE_CONNECTOR_DVID;
 		break;
+	case NVDRM_OUTPUT_TV:
+		if (dcb->location) {
+			ret = nvdrm_tv_init(ndev, o);
+			if (ret == -ENODEV)
+				return 0;
+			if (ret)
+				return ret;
+			goto attach;
+		}
+		fallthrough;
 	default:
 		drm_info(&ndev->drm, "DCB output %d (type %u): not driven yet\n",
 			 i, dcb->type);
 		return 0;
 	}
 
-	o->ndev = ndev;
-	o->dcb = dcb;
-	o->index = i;
-	if (dcb->i2c < NVDRM_MAX_I2C && ndev->i2c[dcb->i2c].registered)
-		o->ddc = &ndev->i2c[dcb->i2c];
-
-	ret = drm_encoder_init(&ndev->drm, &o->encoder, &nvdrm_encoder_funcs,
+	ret = drm_encoder_init(&ndev->drm, &o->slave.base, &nvdrm_encoder_funcs,
 			       enc_type, NULL);
 	if (ret)
 		return ret;
-	drm_encoder_helper_add(&o->encoder, &nvdrm_encoder_helper_funcs);
-	o->encoder.possible_crtcs = dcb->heads & GENMASK(ndev->chip->funcs->heads - 1, 0);
-	if (!o->encoder.possible_crtcs)
-		o->encoder.possible_crtcs = BIT(0);
+	drm_encoder_helper_add(&o->slave.base, &nvdrm_encoder_helper_funcs);
 
 	ret = drm_connector_init_with_ddc(&ndev->drm, &o->connector,
 					  &nvdrm_connector_funcs, conn_type,
@@ -524,8 +762,13 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 	drm_connector_helper_add(&o->connector, &nvdrm_connector_helper_funcs);
 	o->connector.polled = DRM_CONNECTOR_POLL_CONNECT |
 			      DRM_CONNECTOR_POLL_DISCONNECT;
+attach:
+	o->slave.base.possible_crtcs = dcb->heads &
+				       GENMASK(ndev->chip->funcs->heads - 1, 0);
+	if (!o->slave.base.possible_crtcs)
+		o->slave.base.possible_crtcs = BIT(0);
 	ndev->n_outputs++;
-	return drm_connector_attach_encoder(&o->connector, &o->encoder);
+	return drm_connector_attach_encoder(&o->connector, &o->slave.base);
 }
 
 /* ---- the device --------------------------------------------------------- */
@@ -586,4 +829,14 @@ int nvdrm_kms_init(struct nvdrm_device *ndev)
 	drm_mode_config_reset(drm);
 	drm_kms_helper_poll_init(drm);
 	return 0;
+}
+
+/* Before the I2C buses go: the encoders that are I2C clients on them. */
+void nvdrm_kms_fini(struct nvdrm_device *ndev)
+{
+	int i;
+
+	for (i = 0; i < ndev->n_outputs; i++)
+		if (ndev->outputs[i].dcb->type == NVDRM_OUTPUT_TV)
+			nvdrm_tv_release(&ndev->outputs[i].slave.base);
 }

@@ -425,6 +425,16 @@ int nvdrm_vbios_parse(struct nvdrm_device *ndev)
 
 		if (i && length >= 4)
 			vb->chip_version = vb08(vb, i + 2);
+		/* the DAC load comparison table: version, header size, then
+		 * the CRT and TV test values
+		 */
+		if (i && length >= 15) {
+			u16 cmp = vb16(vb, i + 13);
+			u8 ver = vb08(vb, cmp);
+
+			if (cmp && (ver == 0x00 || ver == 0x10))
+				vb->dactestval = vb32(vb, cmp + vb08(vb, cmp + 1));
+		}
 	}
 	if (ndev->chip->chipset >= 0x10) {
 		ret = parse_dcb(ndev);
