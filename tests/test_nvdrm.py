@@ -112,13 +112,16 @@ def test_tv_mode_through_the_ch7006(boot_board):
 
 
 def test_unbind_rebind_reload(boot_board):
-    b = boot_board('nv11-ch7006', driver='nvdrm', cmdline='nvdev.rebind=1')
+    b = boot_board('nv11-ch7006', driver='nvdrm', cmdline='nvdev.rebind=1 kmemleak=on')
     assert b.report['rebind'] == ['bound-before: 1', 'after-unbind: 0',
                                   'after-bind: 1', 'rmmod: 0', 'modprobe: 0',
                                   'after-reload: 1'], b.report['rebind']
     assert not oopses(b), '\n'.join(oopses(b))
     probes = [l for l in nvdrm_lines(b) if 'NV11 (BOOT_0' in l]
     assert len(probes) == 3, 'probe, rebind and reload should each identify the chip'
+    assert any('kmemleak: Kernel memory leak detector initialized' in l
+               for l in report.lines(b)), 'kmemleak is not on'
+    assert b.report['kmemleak'] == [], '\n'.join(b.report['kmemleak'])
 
 
 @pytest.mark.parametrize('fault,message', [

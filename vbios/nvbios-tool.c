@@ -48,7 +48,12 @@ int main(int argc, char **argv)
             return 1;
         }
         if (!strcmp(argv[1], "check")) {
-            printf("%s: ok\n", argv[2]);
+            for (unsigned i = 0; i < bios.n_warnings; i++) {
+                fprintf(stderr, "nvbios: %s: warning: %s\n", argv[2],
+                        bios.warnings[i]);
+            }
+            printf("%s: ok%s\n", argv[2],
+                   bios.n_warnings ? " (with warnings)" : "");
             return 0;
         }
         if (json) {
