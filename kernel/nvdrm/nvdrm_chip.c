@@ -65,6 +65,7 @@ static const struct nvdrm_family_funcs nv11_family = {
 	.heads = 2,
 	.crtc_cfg = 2,
 	.dac_load = nvdrm_nv04_dac_load,
+	.cursor_argb = true,
 };
 
 static const struct nvdrm_family_funcs nv17_family = {
@@ -74,6 +75,7 @@ static const struct nvdrm_family_funcs nv17_family = {
 	.gf4_disp = true,
 	.dac_load = nvdrm_nv17_dac_load,
 	.crtc_cfg = 2,
+	.cursor_argb = true,
 };
 
 static const struct nvdrm_family_funcs nv31_family = {
@@ -84,6 +86,7 @@ static const struct nvdrm_family_funcs nv31_family = {
 	.dac_load = nvdrm_nv17_dac_load,
 	.two_reg_pll = true,
 	.crtc_cfg = 2,
+	.cursor_argb = true,
 };
 
 static const struct nvdrm_family_funcs nv40_family = {
@@ -95,6 +98,7 @@ static const struct nvdrm_family_funcs nv40_family = {
 	.two_reg_pll = true,
 	.prmvio_per_head = true,
 	.crtc_cfg = 2,
+	.cursor_argb = true,
 };
 
 static const struct nvdrm_chip nvdrm_chips[] = {

@@ -34,19 +34,24 @@ static const struct drm_driver nvdrm_driver = {
 /*
  * VRAM for buffers: what BAR1 shows of it, less the top megabyte, where
  * these chips keep instance memory (RAMIN) and the VBIOS may have set it
- * up.
+ * up, and less the heads' cursor images just below that.  Returns the
+ * cursor images' VRAM offset.
  */
-static int nvdrm_vram_init(struct nvdrm_device *ndev)
+static s64 nvdrm_vram_init(struct nvdrm_device *ndev)
 {
 	struct pci_dev *pdev = ndev->pdev;
 	u64 size = min_t(u64, ndev->vram_size, pci_resource_len(pdev, 1));
+	u64 cursors = NVDRM_MAX_HEADS * NVDRM_CURSOR_SIZE;
+	int ret;
 
 	if (size <= SZ_2M) {
 		drm_err(&ndev->drm, "BAR1 shows only %llu bytes of VRAM\n", size);
 		return -ENODEV;
 	}
-	return drmm_vram_helper_init(&ndev->drm, pci_resource_start(pdev, 1),
-				     size - SZ_1M);
+	size -= SZ_1M + cursors;
+	ret = drmm_vram_helper_init(&ndev->drm, pci_resource_start(pdev, 1),
+				    size);
+	return ret ? ret : size;
 }
 
 static void nvdrm_vbios_free(struct drm_device *drm, void *data)
@@ -58,6 +63,7 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct device *dev = &pdev->dev;
 	struct nvdrm_device *ndev;
+	s64 cursors;
 	int ret;
 
 	if (pdev->vendor != PCI_VENDOR_ID_NVIDIA && pdev->vendor != 0x12d2)
@@ -104,13 +110,13 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = nvdrm_vbios_parse(ndev);
 	if (ret)
 		return ret;
-	ret = nvdrm_vram_init(ndev);
-	if (ret)
-		return ret;
+	cursors = nvdrm_vram_init(ndev);
+	if (cursors < 0)
+		return cursors;
 	ret = nvdrm_i2c_init(ndev);
 	if (ret)
 		return ret;
-	ret = nvdrm_kms_init(ndev);
+	ret = nvdrm_kms_init(ndev, cursors);
 	if (ret)
 		goto err_i2c;
 

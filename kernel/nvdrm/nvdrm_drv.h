@@ -65,6 +65,8 @@ struct nvdrm_family_funcs {
 			 const struct nvdrm_dcb_output *dcb);
 	/* PCRTC_CONFIG value for a non-VGA scanout from the start address */
 	u32 crtc_cfg;
+	/* the hardware cursor is A8R8G8B8 (NV11 on) rather than A1R5G5B5 */
+	bool cursor_argb;
 };
 
 struct nvdrm_chip {
@@ -138,7 +140,13 @@ struct nvdrm_head {
 	int index;
 	struct drm_crtc crtc;
 	struct drm_plane primary;
+	struct drm_plane cursor;
+	u32 cursor_offset;		/* of its image in VRAM */
+	void __iomem *cursor_image;	/* that image, through BAR1 */
 };
+
+/* each head's 64x64 cursor image, 32 bpp at most */
+#define NVDRM_CURSOR_SIZE	(64 * 64 * 4)
 
 struct nvdrm_output {
 	struct nvdrm_device *ndev;
@@ -237,7 +245,7 @@ int nvdrm_i2c_init(struct nvdrm_device *ndev);
 void nvdrm_i2c_fini(struct nvdrm_device *ndev);
 
 /* nvdrm_kms.c */
-int nvdrm_kms_init(struct nvdrm_device *ndev);
+int nvdrm_kms_init(struct nvdrm_device *ndev, u64 cursor_vram);
 void nvdrm_kms_fini(struct nvdrm_device *ndev);
 
 #endif

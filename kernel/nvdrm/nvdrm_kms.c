@@ -16,6 +16,7 @@
 #include <drm/drm_fourcc.h>
 #include <drm/i2c/ch7006.h>
 #include <drm/drm_framebuffer.h>
+#include <drm/drm_gem_atomic_helper.h>
 #include <drm/drm_gem_framebuffer_helper.h>
 #include <drm/drm_gem_vram_helper.h>
 #include <drm/drm_modeset_helper_vtables.h>
@@ -411,6 +412,137 @@ static const struct drm_plane_funcs nvdrm_plane_funcs = {
 	.atomic_destroy_state = drm_atomic_helper_plane_destroy_state,
 };
 
+/* ---- cursor plane ------------------------------------------------------ */
+
+#define CR_HCUR_ADDR2		0x2f	/* address 31:24 */
+#define CR_HCUR_ADDR0		0x30	/* 7 in VRAM; 6:0 address 23:17 */
+#define CR_HCUR_ADDR1		0x31	/* 7:2 address 16:11; 0 enable */
+#define NV_PCRTC_CURSOR_CONFIG	0x810
+#define CURSOR_CFG_PNVM		BIT(8)
+#define CURSOR_CFG_BPP_32	BIT(12)
+#define CURSOR_CFG_PIXELS_64	BIT(16)
+#define CURSOR_CFG_LINES_64	(4 << 24)
+#define NV_PRAMDAC_CU_START_POS	0x300
+
+static const u32 nvdrm_cursor_formats[] = {
+	DRM_FORMAT_ARGB8888,
+};
+
+static int nvdrm_cursor_atomic_check(struct drm_plane *plane,
+				     struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	struct drm_crtc_state *cs;
+
+	if (!ps->crtc)
+		return 0;
+	if (ps->fb && (ps->fb->width != 64 || ps->fb->height != 64 ||
+		       ps->crtc_w != 64 || ps->crtc_h != 64))
+		return -EINVAL;
+	cs = drm_atomic_get_new_crtc_state(state, ps->crtc);
+	return drm_atomic_helper_check_plane_state(ps, cs,
+						   DRM_PLANE_NO_SCALING,
+						   DRM_PLANE_NO_SCALING,
+						   true, true);
+}
+
+/*
+ * The image is copied into the head's own cursor memory: as premultiplied
+ * A8R8G8B8 with alpha bumped where it equals a colour channel (the
+ * hardware misbehaves otherwise, nouveau found), or as A1R5G5B5 before
+ * NV11.
+ */
+static void nvdrm_cursor_upload(struct nvdrm_device *ndev,
+				struct nvdrm_head *h, struct drm_framebuffer *fb,
+				const struct iosys_map *src)
+{
+	int x, y;
+
+	for (y = 0; y < 64; y++) {
+		for (x = 0; x < 64; x++) {
+			u32 p = iosys_map_rd(src, y * fb->pitches[0] + x * 4, u32);
+			u32 a = p >> 24;
+			int i = y * 64 + x;
+
+			if (!ndev->chip->funcs->cursor_argb) {
+				iowrite16((p & 0x80000000) >> 16 |
+					  (p & 0xf80000) >> 9 |
+					  (p & 0xf800) >> 6 | (p & 0xf8) >> 3,
+					  h->cursor_image + 2 * i);
+				continue;
+			}
+			if (a > 0 && a < 255)
+				p = (p & 0x00ffffff) | (a + 1) << 24;
+			iowrite32(p, h->cursor_image + 4 * i);
+		}
+	}
+}
+
+static void nvdrm_cursor_show(struct nvdrm_device *ndev, struct nvdrm_head *h,
+			      bool on)
+{
+	u8 cr31 = nvdrm_rd_cr(ndev, h->index, CR_HCUR_ADDR1);
+
+	nvdrm_wr_cr(ndev, h->index, CR_HCUR_ADDR1, on ? cr31 | 1 : cr31 & ~1);
+	/* some NV40s take a cursor change only when the position is written */
+	nvdrm_wr_ramdac(ndev, h->index, NV_PRAMDAC_CU_START_POS,
+			nvdrm_rd_ramdac(ndev, h->index, NV_PRAMDAC_CU_START_POS));
+}
+
+static void nvdrm_cursor_atomic_update(struct drm_plane *plane,
+				       struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	struct drm_plane_state *old = drm_atomic_get_old_plane_state(state, plane);
+	struct drm_shadow_plane_state *shadow = to_drm_shadow_plane_state(ps);
+	struct nvdrm_device *ndev = to_nvdrm(plane->dev);
+	struct nvdrm_head *h = container_of(plane, struct nvdrm_head, cursor);
+	u32 off = h->cursor_offset;
+
+	if (!ps->fb || !ps->visible) {
+		nvdrm_cursor_show(ndev, h, false);
+		return;
+	}
+	if (ps->fb != old->fb)
+		nvdrm_cursor_upload(ndev, h, ps->fb, &shadow->data[0]);
+
+	nvdrm_set_owner(ndev, h->index);
+	nvdrm_wr_crtc(ndev, h->index, NV_PCRTC_CURSOR_CONFIG,
+		      CURSOR_CFG_LINES_64 | CURSOR_CFG_PIXELS_64 |
+		      CURSOR_CFG_PNVM |
+		      (ndev->chip->funcs->cursor_argb ? CURSOR_CFG_BPP_32 : 0));
+	nvdrm_wr_cr(ndev, h->index, CR_HCUR_ADDR0, 0x80 | ((off >> 17) & 0x7f));
+	nvdrm_wr_cr(ndev, h->index, CR_HCUR_ADDR2, off >> 24);
+	nvdrm_wr_cr(ndev, h->index, CR_HCUR_ADDR1,
+		    ((off >> 11) & 0x3f) << 2 |
+		    (nvdrm_rd_cr(ndev, h->index, CR_HCUR_ADDR1) & 1));
+	nvdrm_wr_ramdac(ndev, h->index, NV_PRAMDAC_CU_START_POS,
+			(ps->crtc_y & 0xffff) << 16 | (ps->crtc_x & 0xffff));
+	nvdrm_cursor_show(ndev, h, true);
+}
+
+static void nvdrm_cursor_atomic_disable(struct drm_plane *plane,
+					struct drm_atomic_state *state)
+{
+	struct nvdrm_head *h = container_of(plane, struct nvdrm_head, cursor);
+
+	nvdrm_cursor_show(to_nvdrm(plane->dev), h, false);
+}
+
+static const struct drm_plane_helper_funcs nvdrm_cursor_helper_funcs = {
+	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
+	.atomic_check = nvdrm_cursor_atomic_check,
+	.atomic_update = nvdrm_cursor_atomic_update,
+	.atomic_disable = nvdrm_cursor_atomic_disable,
+};
+
+static const struct drm_plane_funcs nvdrm_cursor_funcs = {
+	.update_plane = drm_atomic_helper_update_plane,
+	.disable_plane = drm_atomic_helper_disable_plane,
+	.destroy = drm_plane_cleanup,
+	DRM_GEM_SHADOW_PLANE_FUNCS,
+};
+
 /* ---- outputs ------------------------------------------------------------ */
 
 static void nvdrm_encoder_atomic_mode_set(struct drm_encoder *enc,
@@ -780,7 +912,7 @@ static const struct drm_mode_config_funcs nvdrm_mode_config_funcs = {
 	.atomic_commit = drm_atomic_helper_commit,
 };
 
-int nvdrm_kms_init(struct nvdrm_device *ndev)
+int nvdrm_kms_init(struct nvdrm_device *ndev, u64 cursor_vram)
 {
 	struct drm_device *drm = &ndev->drm;
 	int i, ret;
@@ -788,8 +920,8 @@ int nvdrm_kms_init(struct nvdrm_device *ndev)
 	ret = drmm_mode_config_init(drm);
 	if (ret)
 		return ret;
-	drm->mode_config.min_width = 320;
-	drm->mode_config.min_height = 200;
+	drm->mode_config.min_width = 0;	/* a cursor is a 64x64 framebuffer */
+	drm->mode_config.min_height = 0;
 	drm->mode_config.max_width = 2048;
 	drm->mode_config.max_height = 2048;
 	drm->mode_config.preferred_depth = 24;
@@ -797,6 +929,8 @@ int nvdrm_kms_init(struct nvdrm_device *ndev)
 	 * not move to VRAM to be scanned out
 	 */
 	drm->mode_config.prefer_shadow_fbdev = true;
+	drm->mode_config.cursor_width = 64;
+	drm->mode_config.cursor_height = 64;
 	drm->mode_config.funcs = &nvdrm_mode_config_funcs;
 
 	nvdrm_unlock_crtcs(ndev, true);
@@ -812,8 +946,24 @@ int nvdrm_kms_init(struct nvdrm_device *ndev)
 		if (ret)
 			return ret;
 		drm_plane_helper_add(&h->primary, &nvdrm_plane_helper_funcs);
-		ret = drm_crtc_init_with_planes(drm, &h->crtc, &h->primary, NULL,
-						&nvdrm_crtc_funcs, NULL);
+
+		h->cursor_offset = cursor_vram + i * NVDRM_CURSOR_SIZE;
+		h->cursor_image = devm_ioremap_wc(drm->dev,
+						  pci_resource_start(ndev->pdev, 1) +
+						  h->cursor_offset,
+						  NVDRM_CURSOR_SIZE);
+		if (!h->cursor_image)
+			return -ENOMEM;
+		ret = drm_universal_plane_init(drm, &h->cursor, BIT(i),
+					       &nvdrm_cursor_funcs,
+					       nvdrm_cursor_formats,
+					       ARRAY_SIZE(nvdrm_cursor_formats),
+					       NULL, DRM_PLANE_TYPE_CURSOR, NULL);
+		if (ret)
+			return ret;
+		drm_plane_helper_add(&h->cursor, &nvdrm_cursor_helper_funcs);
+		ret = drm_crtc_init_with_planes(drm, &h->crtc, &h->primary,
+						&h->cursor, &nvdrm_crtc_funcs, NULL);
 		if (ret)
 			return ret;
 		drm_crtc_helper_add(&h->crtc, &nvdrm_crtc_helper_funcs);
