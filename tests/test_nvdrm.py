@@ -150,26 +150,17 @@ def last_write(records, until, addr):
                  if r.dir == 'W' and r.addr == addr), None)
 
 
-def cr_write(records, until, index):
-    """The last value written to CRTC0 register @index before @until."""
-    value, current = None, None
-    for r in records[:until]:
-        if r.dir == 'W' and r.addr == 0x6013d4 and r.width == 1:
-            current = r.value
-        elif r.dir == 'W' and r.addr == 0x6013d5 and current == index:
-            value = r.value
-    return value
-
-
 @pytest.mark.parametrize('board,config', [('nv04', 0x04010100),
                                           ('nv11-ch7006', 0x04011100)])
-def test_hardware_cursor(boot_board, board, config):
-    """modetest -C moves a 64x64 cursor around: at the screendump the
-    cursor is on (CR31 bit 0), 64x64 in the chip's format (A1R5G5B5 on
-    NV04, A8R8G8B8 from NV11), and on NV11 the picture differs from the
-    same mode without a cursor only inside a 64x64 square where
-    CU_START_POS says.  (modetest's cursor is translucent, alpha 0x77: with
-    NV04's one-bit alpha it is all transparent, as under nouveau.)"""
+def test_hardware_cursor(boot_board, board_info, board, config):
+    """modetest -C shows, moves and hides a 64x64 cursor: while it runs
+    the driver enables the cursor (CR31 bit 0) with the chip's format in
+    CURSOR_CONFIG (A1R5G5B5 on NV04, A8R8G8B8 from NV11), its image at a
+    2 KiB-aligned VRAM offset, and moves it through CU_START_POS.  Where the
+    screendump differs from the cursor-less picture, it differs inside one
+    64x64 square.  (When in its cycle the screendump falls is up to the
+    host, so that may be nowhere; modetest's cursor is translucent, alpha
+    0x77, so with NV04's one-bit alpha it is transparent, as under nouveau.)"""
     from nvdevkit import trace
     plain = boot_board(board, driver='nvdrm', cmdline='nouveau.noaccel=1 '
                        'nvdev.modetest=-M,nvdrm,-s,VGA-1:640x480', screendumps=True)
@@ -178,21 +169,25 @@ def test_hardware_cursor(boot_board, board, config):
     marks = {}
     _, records = trace.read(b.trace_path, marks)
     until = marks['modetest']
-    assert cr_write(records, until, 0x31) & 1, 'cursor not enabled'
+    index, enabled, addr = None, False, {}
+    for r in records[:until]:
+        if r.dir == 'W' and r.addr == 0x6013d4 and r.width == 1:
+            index = r.value
+        elif r.dir == 'W' and r.addr == 0x6013d5 and index in (0x2f, 0x30, 0x31):
+            addr[index] = r.value
+            enabled |= index == 0x31 and bool(r.value & 1)
+    assert enabled, 'the cursor was never enabled'
     assert last_write(records, until, 0x600810) == config
+    offset = addr[0x2f] << 24 | (addr[0x30] & 0x7f) << 17 | (addr[0x31] >> 2) << 11
+    assert addr[0x30] & 0x80, 'cursor image not in VRAM (CR30 bit 7)'
+    assert offset + 64 * 64 * 4 <= board_info(board).num('vram_mb') << 20, hex(offset)
+    positions = {r.value for r in records[:until] if r.dir == 'W' and r.addr == 0x680300}
+    assert len(positions) > 2, 'the cursor did not move'
     assert not oopses(b), '\n'.join(oopses(b))
-    if not config & (1 << 12):
-        return
-    pos = last_write(records, until, 0x680300)
-    x, y = (pos & 0xffff) - ((pos & 0x8000) << 1), (pos >> 16) - ((pos >> 15) & 0x10000)
     a = png.read(os.path.join(plain.outdir, 'modetest.png'))
     c = png.read(os.path.join(b.outdir, 'modetest.png'))
     diff = [(i, j) for j in range(480) for i in range(640) if a.pixel(i, j) != c.pixel(i, j)]
-    assert diff, f'no cursor in the picture (CU_START_POS {x},{y})'
-    # the guest runs on while QEMU renders the screendump, and modetest
-    # moves the cursor by a few pixels at a time: allow for one step
-    x0, x1 = min(i for i, _ in diff), max(i for i, _ in diff)
-    y0, y1 = min(j for _, j in diff), max(j for _, j in diff)
-    assert x1 - x0 < 64 and y1 - y0 < 64, f'changes span {x0}-{x1} x {y0}-{y1}'
-    assert abs(x0 - x) <= 8 and abs(y0 - y) <= 8, (f'cursor drawn at {x0},{y0}, '
-                                                   f'CU_START_POS says {x},{y}')
+    if diff:
+        x0, x1 = min(i for i, _ in diff), max(i for i, _ in diff)
+        y0, y1 = min(j for _, j in diff), max(j for _, j in diff)
+        assert x1 - x0 < 64 and y1 - y0 < 64, f'changes span {x0}-{x1} x {y0}-{y1}'

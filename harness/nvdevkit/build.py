@@ -27,7 +27,7 @@ PACKAGES = [
     'libfdt-dev',
     # guest kernel
     'linux-source-6.1', 'flex', 'bison', 'bc', 'libelf-dev', 'libssl-dev',
-    'xz-utils', 'cpio',
+    'xz-utils', 'cpio', 'kmod',     # kmod: depmod, or modules_install skips modules.dep
     # guest userland and firmware
     'busybox-static', 'libdrm-tests', 'seabios', 'qemu-system-data',
     # tests
@@ -336,11 +336,23 @@ def kernel_outputs():
     return os.path.join(b, 'arch', 'x86', 'boot', 'bzImage'), os.path.join(b, 'modroot')
 
 
+def modules_dep(modroot):
+    """modules.dep of @modroot, which modprobe in the guest needs
+    (modules_install writes it only when depmod is installed)."""
+    deps = glob.glob(os.path.join(modroot, 'lib', 'modules', '*', 'modules.dep'))
+    if not deps:
+        raise SystemExit(f'nvdev: no modules.dep under {modroot}: is depmod '
+                         '(Debian package kmod) installed?')
+    return deps[0]
+
+
 def build_kernel():
     src = ensure_kernel_source()
     b = kernel_build_dir()
     stamp = os.path.join(b, '.nvdev-built')
-    if os.path.exists(stamp):
+    modroot = os.path.join(b, 'modroot')
+    if os.path.exists(stamp) and glob.glob(os.path.join(modroot, 'lib', 'modules',
+                                                        '*', 'modules.dep')):
         return kernel_outputs()
     os.makedirs(b, exist_ok=True)
     if not os.path.exists(os.path.join(b, '.config')):
@@ -355,10 +367,10 @@ def build_kernel():
     jobs = str(os.cpu_count() or 2)
     run_logged(['make', '-C', src, f'O={b}', f'-j{jobs}', 'bzImage', 'modules'],
                os.path.join(b, 'make.log'), 'kernel build')
-    modroot = os.path.join(b, 'modroot')
     shutil.rmtree(modroot, ignore_errors=True)
     run(['make', '-C', src, f'O={b}', f'INSTALL_MOD_PATH={modroot}',
          'INSTALL_MOD_STRIP=1', 'modules_install'], stdout=subprocess.DEVNULL)
+    modules_dep(modroot)
     with open(stamp, 'w') as f:
         f.write('ok\n')
     return kernel_outputs()
@@ -379,7 +391,10 @@ def build_nvdrm():
     key = paths.digest(b, *[os.path.join(NVDRM_DIR, f) for f in files])
     work = paths.cache('nvdrm', key)
     stamp = os.path.join(work, '.installed')
-    if os.path.exists(stamp):
+    # the kernel's module root is made anew with each kernel install
+    installed = glob.glob(os.path.join(b, 'modroot', 'lib', 'modules', '*',
+                                       'extra', 'nvdrm.ko'))
+    if os.path.exists(stamp) and installed:
         return key
     os.makedirs(work, exist_ok=True)
     for f in files:
@@ -389,6 +404,7 @@ def build_nvdrm():
                os.path.join(work, 'make.log'), 'nvdrm build')
     run(['make', '-C', b, f'M={work}', f'INSTALL_MOD_PATH={os.path.join(b, "modroot")}',
          'INSTALL_MOD_STRIP=1', 'modules_install'], stdout=subprocess.DEVNULL)
+    modules_dep(os.path.join(b, 'modroot'))
     with open(stamp, 'w') as f:
         f.write('ok\n')
     return key

@@ -1,5 +1,6 @@
 """The guest's initramfs: busybox, the init script, the kernel modules and
 modetest with its libraries, written as a deterministic newc cpio."""
+import glob
 import os
 import shutil
 import stat
@@ -78,6 +79,8 @@ def build(modroot, extra_key=''):
     # @extra_key changes with modules installed into it later (nvdrm)
     inputs = [INIT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__,
               'extra:' + extra_key]
+    inputs += sorted(glob.glob(os.path.join(modroot, 'lib', 'modules', '*',
+                                            'modules.dep')))
     if os.path.exists(MODETEST):
         inputs.append(MODETEST)
     out = paths.cache('initramfs', f'initramfs-{paths.digest(*inputs)}.cpio')
