@@ -516,6 +516,33 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         !nv_i2c_attach_monitor(s, s->crt_i2c, s->monitor, errp)) {
         return;
     }
+    /* a digital monitor: what a DVI sink shows of itself is its EDID */
+    s->dvi_i2c = -1;
+    for (unsigned i = 0; i < s->bios.n_dcb; i++) {
+        if (s->bios.dcb[i].type == NVBIOS_OUTPUT_TMDS) {
+            s->dvi_i2c = s->bios.dcb[i].i2c;
+            break;
+        }
+    }
+    if (!s->monitor_dvi) {
+        s->monitor_dvi = g_strdup("none");
+    }
+    if (strcmp(s->monitor_dvi, "none")) {
+        if (s->dvi_i2c < 0) {
+            error_setg(errp, "nvdev: monitor1=%s, but the VBIOS's DCB has "
+                       "no TMDS output", s->monitor_dvi);
+            return;
+        }
+        if (s->dvi_i2c == s->crt_i2c && strcmp(s->monitor, "none") &&
+            strcmp(s->monitor, "noddc")) {
+            error_setg(errp, "nvdev: monitor0 and monitor1 would share DDC "
+                       "port %d: unplug one (none)", s->dvi_i2c);
+            return;
+        }
+        if (!nv_i2c_attach_monitor(s, s->dvi_i2c, s->monitor_dvi, errp)) {
+            return;
+        }
+    }
 
     if (s->bios.has_board &&
         s->bios.board.tv_encoder == NVBIOS_TV_ENCODER_CH7006 &&
@@ -558,10 +585,11 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         }
         setvbuf(s->trace, NULL, _IOFBF, 1 * MiB);
         fprintf(s->trace, "# nvdev-trace 1 chipset=%s boot0=0x%08x "
-                "vram_mb=%u pci=%04x:%04x crystal_khz=%u monitor0=%s tv=%s\n",
+                "vram_mb=%u pci=%04x:%04x crystal_khz=%u monitor0=%s tv=%s "
+                "monitor1=%s\n",
                 s->chip->name, s->chip->boot0, s->vram_mb, s->bios.vendor_id,
                 s->bios.device_id, nv_crystal_khz(s), s->monitor,
-                s->tv ? s->tv : "composite");
+                s->tv ? s->tv : "composite", s->monitor_dvi);
         s->exit_notifier.notify = nvdev_trace_close;
         qemu_add_exit_notifier(&s->exit_notifier);
     }
@@ -669,6 +697,10 @@ static Property nvdev_properties[] = {
      * QEMU's EDID), an EDID file, "noddc" (a monitor without DDC: only load
      * detection finds it) or "none" */
     DEFINE_PROP_STRING("monitor0", NVDevState, monitor),
+    /* what is plugged into the DVI connector (the DCB's first TMDS
+     * output): "none" or a digital monitor, "default" (QEMU's EDID, which
+     * says digital) or an EDID file */
+    DEFINE_PROP_STRING("monitor1", NVDevState, monitor_dvi),
     /* what is plugged into the TV encoder: composite, svideo, scart, none */
     DEFINE_PROP_STRING("tv", NVDevState, tv),
     /* for driver tests: "dead" (BAR0 reads all ones, as a card gone from

@@ -179,10 +179,12 @@ typedef struct NVDevState {
     NVI2CPort i2c[NV_MAX_I2C];
     int n_i2c;
     char *monitor;              /* "default", "none" or an EDID file */
+    char *monitor_dvi;          /* on the DVI connector: the same, digital */
     char *tv;                   /* what is on the TV encoder's outputs */
     char *fault;                /* injected misbehaviour, for driver tests */
     bool fault_dead, fault_prom;
     int crt_i2c;                /* DCB I2C port of the first CRT */
+    int dvi_i2c;                /* ... of the first TMDS output, or -1 */
 
     /* register trace */
     FILE *trace;

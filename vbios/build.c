@@ -51,6 +51,10 @@ typedef struct Builder {
     int n_fixups;
     /* what the BIT entries point at */
     uint32_t pll, perf, tmds, daccmp;
+    uint32_t tmds_clk[2];   /* TMDS output pixel-clock comparison tables */
+    uint32_t extra[NVBIOS_MAX_SCRIPTS]; /* scripts in the table past its end */
+    int n_extra;
+    uint8_t major;          /* the VBIOS version's first number */
 } Builder;
 
 #define BUILD_FAIL(...) \
@@ -329,10 +333,15 @@ static bool build_scripts(Builder *b, GError **errp)
 /* the script table the init table points at (BIT, BMP 5.10+) */
 static uint32_t build_script_table(Builder *b, GError **errp)
 {
-    uint32_t t = alloc(b, 2 * (b->n_scripts + 1), "init script table", errp);
+    uint32_t n = b->n_scripts + 1 + b->n_extra;
+    uint32_t t = alloc(b, 2 * n, "init script table", errp);
 
     for (int i = 0; t && i < b->n_scripts; i++) {
         put16(b, t + 2 * i, b->scripts[i]);
+    }
+    /* then 0, which ends POST's scripts, then scripts run by index */
+    for (int i = 0; t && i < b->n_extra; i++) {
+        put16(b, t + 2 * (b->n_scripts + 1 + i), b->extra[i]);
     }
     return t;
 }
@@ -762,6 +771,89 @@ static bool build_tmds(Builder *b, GError **errp)
     return true;
 }
 
+/*
+ * [tmds] output0=, output1=: the pixel-clock comparison tables of the TMDS
+ * output scripts (nouveau's run_tmds_table: output0 serves DCB outputs
+ * with OR A, output1 those with OR B or C), each a list of "KHZ @subN"
+ * from the highest clock down: the first entry whose clock the mode's
+ * reaches names the script, e.g. "165000 @sub1;0 @sub0"; the last, of clock
+ * 0, serves every clock below the others and ends the table.  The records'
+ * form follows the VBIOS version (clkcmptable): before 5.x, 3 bytes
+ * {clock / 10 kHz, index}, the index into the init script table, past the
+ * entry that ends the scripts run at POST; from 5.x, 4 bytes {clock / 10
+ * kHz, script}.  Built after the scripts, whose labels they name, and before the script table.
+ */
+static bool build_tmds_clocks(Builder *b, GError **errp)
+{
+    unsigned rec = b->major < 5 ? 3 : 4;
+
+    for (int t = 0; t < 2; t++) {
+        g_autofree char *key = g_strdup_printf("output%d", t);
+        g_auto(GStrv) ent = NULL;
+        uint64_t prev = UINT64_MAX;
+        gsize n;
+
+        b->tmds_clk[t] = 0;
+        if (!g_key_file_has_key(b->kf, "tmds", key, NULL)) {
+            continue;
+        }
+        if (rec == 3 && !b->bit && b->bmp < 0x0510) {
+            BUILD_FAIL("[tmds] %s: VBIOS version %u.x names scripts by their "
+                       "index in a script table, which BMP %x.%02x lacks",
+                       key, b->major, b->bmp >> 8, b->bmp & 0xff);
+        }
+        ent = g_key_file_get_string_list(b->kf, "tmds", key, &n, errp);
+        if (!ent) {
+            return false;
+        }
+        b->tmds_clk[t] = alloc(b, rec * n, "TMDS clock table", errp);
+        if (!b->tmds_clk[t]) {
+            return false;
+        }
+        for (gsize i = 0; i < n; i++) {
+            g_auto(GStrv) w = g_strsplit(g_strstrip(ent[i]), " ", 2);
+            uint32_t at = b->tmds_clk[t] + rec * i, script;
+            uint64_t khz;
+            gpointer v;
+            int k;
+
+            if (!w[0] || !w[1] || !parse_num(w[0], 655350, &khz) ||
+                w[1][0] != '@') {
+                BUILD_FAIL("[tmds] %s: \"%s\": expected KHZ @label", key,
+                           ent[i]);
+            }
+            if (khz % 10 || khz >= prev) {
+                BUILD_FAIL("[tmds] %s: \"%s\": clocks go down in 10 kHz "
+                           "steps", key, ent[i]);
+            }
+            if (!g_hash_table_lookup_extended(b->labels, w[1] + 1, NULL, &v)) {
+                BUILD_FAIL("[tmds] %s: label %s names no script", key, w[1]);
+            }
+            script = GPOINTER_TO_UINT(v);
+            put16(b, at, khz / 10);
+            prev = khz;
+            if (rec == 4) {
+                put16(b, at + 2, script);
+                continue;
+            }
+            for (k = 0; k < b->n_extra && b->extra[k] != script; k++) {
+            }
+            if (k == b->n_extra) {
+                if (b->n_scripts + 1 + k >= NVBIOS_MAX_SCRIPTS) {
+                    BUILD_FAIL("[tmds] %s: the script table is full", key);
+                }
+                b->extra[b->n_extra++] = script;
+            }
+            put8(b, at + 2, b->n_scripts + 1 + k);
+        }
+        if (prev) {
+            BUILD_FAIL("[tmds] %s: the last entry's clock must be 0 (it "
+                       "serves every clock below the others)", key);
+        }
+    }
+    return true;
+}
+
 /* DAC load detection test values (BIT 'i' +13), version 1.0. */
 static bool build_daccmp(Builder *b, GError **errp)
 {
@@ -839,10 +931,13 @@ static bool build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
     /* 'T': TMDS table pointer */
     put16(b, e[6].off, b->tmds);
     /* 'I': script table pointer first; the scripts come last */
-    if (!build_scripts(b, errp) || !(tbl = build_script_table(b, errp))) {
+    if (!build_scripts(b, errp) || !build_tmds_clocks(b, errp) ||
+        !(tbl = build_script_table(b, errp))) {
         return false;
     }
     put16(b, e[1].off, tbl);
+    put16(b, b->tmds + 11, b->tmds_clk[0]);
+    put16(b, b->tmds + 13, b->tmds_clk[1]);
     return true;
 }
 
@@ -866,8 +961,13 @@ static bool build_bmp(Builder *b, const uint8_t ver[4], uint64_t feature,
         vco_min = 128000;
         vco_max = 350000;
     }
-    if (!build_pll(b, errp) || !build_scripts(b, errp)) {
+    if (!build_pll(b, errp) || !build_scripts(b, errp) ||
+        !build_tmds_clocks(b, errp)) {
         return false;
+    }
+    if ((b->tmds_clk[0] || b->tmds_clk[1]) && len <= 94) {
+        BUILD_FAIL("[tmds]: BMP %x.%02x is too short for the TMDS tables",
+                   b->bmp >> 8, b->bmp & 0xff);
     }
     memcpy(b->rom + o, "\xff\x7fNV\0", 5);
     put8(b, o + 5, b->bmp >> 8);
@@ -898,6 +998,10 @@ static bool build_bmp(Builder *b, const uint8_t ver[4], uint64_t feature,
         /* single-stage PLL VCO limits, kHz */
         put32(b, o + 67, vco_max);
         put32(b, o + 71, vco_min);
+    }
+    if (len > 94) {
+        put16(b, o + 89, b->tmds_clk[0]);
+        put16(b, o + 91, b->tmds_clk[1]);
     }
     if (len > 143) {
         put16(b, o + 142, b->pll);
@@ -994,6 +1098,7 @@ static bool build(Builder *b, GError **errp)
             ver[2] = chip;
         }
     }
+    b->major = ver[3];
 
     b->size = kib * 1024;
     b->rom = g_malloc0(b->size);

@@ -132,6 +132,14 @@ void nvbios_dump_text(const NVBios *b, GString *out)
         g_string_append_printf(out, "TMDS output clock tables: 0x%04x "
                                "0x%04x\n", b->tmds_script[0],
                                b->tmds_script[1]);
+        for (int t = 0; t < 2; t++) {
+            for (unsigned i = 0; i < b->n_tmds_clk[t]; i++) {
+                g_string_append_printf(out, "  output %d from %u kHz: script "
+                                       "0x%04x\n", t,
+                                       b->tmds_clk[t][i].min_khz,
+                                       b->tmds_clk[t][i].script);
+            }
+        }
     }
     if (b->fp_table || b->lvds_manufacturer) {
         g_string_append_printf(out, "flat panel table 0x%04x, LVDS "
@@ -346,9 +354,19 @@ void nvbios_dump_json(const NVBios *b, GString *out)
                            "%u, \"dac\": %u, \"tv\": %u},\n", b->daccmp_offset,
                            b->daccmp_version, b->dactestval, b->tvdactestval);
     g_string_append_printf(out, "  \"tmds\": {\"offset\": %u, \"version\": %u, "
-                           "\"output_tables\": [%u, %u]},\n", b->tmds_offset,
-                           b->tmds_version, b->tmds_script[0],
+                           "\"output_tables\": [%u, %u], \"clocks\": [",
+                           b->tmds_offset, b->tmds_version, b->tmds_script[0],
                            b->tmds_script[1]);
+    for (int t = 0; t < 2; t++) {
+        g_string_append_printf(out, "%s[", t ? ", " : "");
+        for (unsigned i = 0; i < b->n_tmds_clk[t]; i++) {
+            g_string_append_printf(out, "%s{\"min_khz\": %u, \"script\": %u}",
+                                   i ? ", " : "", b->tmds_clk[t][i].min_khz,
+                                   b->tmds_clk[t][i].script);
+        }
+        g_string_append(out, "]");
+    }
+    g_string_append(out, "]},\n");
     g_string_append_printf(out, "  \"fp_table\": %u,\n  \"lvds_manufacturer\": "
                            "%u,\n  \"ram_restrict\": {\"count\": %u, "
                            "\"table\": %u},\n", b->fp_table,

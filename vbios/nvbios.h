@@ -40,6 +40,7 @@ typedef enum {
 #define NVBIOS_MAX_PERF     8
 #define NVBIOS_MAX_WARN     8
 #define NVBIOS_MAX_REGIONS  48
+#define NVBIOS_MAX_TMDS_CLK 8
 
 /* DCB output types, as nouveau's dcb.h. */
 enum {
@@ -203,7 +204,14 @@ typedef struct NVBios {
     /* TMDS table (BIT 'T'); the output script pointers also from BMP */
     uint32_t tmds_offset;
     uint8_t tmds_version;
-    uint16_t tmds_script[2];
+    uint16_t tmds_script[2];            /* their clock tables, really */
+    /* those tables: the script for pixel clocks from min_khz up, highest
+     * first, the last with min_khz 0 */
+    struct {
+        uint32_t min_khz;
+        uint16_t script;
+    } tmds_clk[2][NVBIOS_MAX_TMDS_CLK];
+    unsigned n_tmds_clk[2];
 
     /* PLL limits (BIT 'C', BMP 5.24+ at +142) */
     uint32_t pll_offset;

@@ -354,6 +354,17 @@ bool nvbios_parse_scripts(NVBios *b, GError **errp)
             ok = false;
         }
     }
+    for (unsigned t = 0; ok && t < 2; t++) {
+        for (unsigned i = 0; ok && i < b->n_tmds_clk[t]; i++) {
+            w.depth = 0;
+            if (b->tmds_clk[t][i].script &&
+                !walk(&w, b->tmds_clk[t][i].script, errp)) {
+                g_prefix_error(errp, "TMDS output %u script for %u kHz: ", t,
+                               b->tmds_clk[t][i].min_khz);
+                ok = false;
+            }
+        }
+    }
     g_hash_table_unref(w.checked);
     return ok;
 }

@@ -403,9 +403,73 @@ static bool parse_perf(NVBios *b, GError **errp)
     return true;
 }
 
+/*
+ * The TMDS output pixel-clock comparison tables (BMP +89/+91, BIT 'T'
+ * +11/+13), read as nouveau's clkcmptable reads them up to the first
+ * clock of 0 (whose script serves every lower clock): highest clock first, records {clock / 10 kHz, script} of 4
+ * bytes from VBIOS version 5.x on, before it of 3 bytes whose third is the
+ * script's index in the init script table.
+ */
+static bool parse_tmds_clocks(NVBios *b, GError **errp)
+{
+    unsigned rec = b->version[3] < 5 ? 3 : 4;
+
+    for (int t = 0; t < 2; t++) {
+        uint32_t o = b->tmds_script[t];
+        unsigned n = 0;
+
+        b->n_tmds_clk[t] = 0;
+        if (!o) {
+            continue;
+        }
+        for (;; n++) {
+            uint32_t at = o + rec * n;
+            uint16_t clk, script;
+
+            if (n == NVBIOS_MAX_TMDS_CLK) {
+                FAIL(NVBIOS_ERR_VERSION, "TMDS output %d clock table at "
+                     "0x%x: more than %d records without a closing 0", t, o,
+                     NVBIOS_MAX_TMDS_CLK);
+            }
+            if (!in_image(b, at, rec)) {
+                FAIL(NVBIOS_ERR_POINTER, "TMDS output %d clock table at 0x%x "
+                     "runs past the image", t, o);
+            }
+            clk = rd16(b, at);
+            if (rec == 4) {
+                script = rd16(b, at + 2);
+            } else if (b->script_table &&
+                       in_image(b, b->script_table + 2 * rd08(b, at + 2), 2)) {
+                script = rd16(b, b->script_table + 2 * rd08(b, at + 2));
+            } else {
+                FAIL(NVBIOS_ERR_POINTER, "TMDS output %d clock table at 0x%x: "
+                     "script index %u is not in a script table", t, o,
+                     rd08(b, at + 2));
+            }
+            if (script && !in_image(b, script, 1)) {
+                FAIL(NVBIOS_ERR_POINTER, "TMDS output %d clock table at 0x%x: "
+                     "script 0x%04x is outside the image", t, o, script);
+            }
+            b->tmds_clk[t][n].min_khz = clk * 10;
+            b->tmds_clk[t][n].script = script;
+            if (!clk) {
+                break;
+            }
+        }
+        b->n_tmds_clk[t] = n + 1;
+        if (!nvbios_region(b, t ? "TMDS output 1 clock table" :
+                           "TMDS output 0 clock table", o, rec * (n + 1),
+                           errp)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool nvbios_parse_tables(NVBios *b, GError **errp)
 {
     return parse_init_table(b, errp) && parse_daccmp(b, errp) &&
            parse_tmds(b, errp) && parse_bit_pointers(b, errp) &&
-           parse_pll(b, errp) && parse_perf(b, errp);
+           parse_tmds_clocks(b, errp) && parse_pll(b, errp) &&
+           parse_perf(b, errp);
 }

@@ -15,6 +15,19 @@ TWO_REG_PLL = {'NV31', 'NV36'} | {f'NV4{c}' for c in '0123456789ABCDEF'}
 Timings = collections.namedtuple('Timings', 'hdisplay hsync_start hsync_end htotal '
                                             'vdisplay vsync_start vsync_end vtotal')
 
+# the flat panel timing generator (dispnv04/dfp.c): per head, vertical
+# registers at 0x800.., horizontal at 0x820.., each DISPLAY_END, TOTAL,
+# CRTC, SYNC_START, SYNC_END, VALID_START, VALID_END
+FP_BASE = {0: 0x680800, 1: 0x682800}
+FP_FIELDS = ('display_end', 'total', 'crtc', 'sync_start', 'sync_end',
+             'valid_start', 'valid_end')
+FPTimings = collections.namedtuple('FPTimings', [f'h{f}' for f in FP_FIELDS] +
+                                   [f'v{f}' for f in FP_FIELDS])
+# TMDS index/data pairs: (RAMDAC, link) -> (control, data)
+TMDS_PORTS = {(r, l): (0x6808b0 + 0x2000 * r + 8 * l, 0x6808b4 + 0x2000 * r + 8 * l)
+              for r in (0, 1) for l in (0, 1)}
+TMDS_WRITE_DISABLE = 1 << 16
+
 
 def bit(v, n):
     return (v >> n) & 1
@@ -29,10 +42,17 @@ class DisplayState:
         self.cr = [[0] * 256, [0] * 256]
         self.index = [0, 0]
         self.mmio = {}
+        self.tmds = {k: {} for k in TMDS_PORTS}     # what was written to each
+        self._tmds_data = {k: 0 for k in TMDS_PORTS}
 
     def apply(self, r):
         if r.dir != 'W' or r.space != 'mmio':
             return
+        for k, (ctrl, data) in TMDS_PORTS.items():
+            if r.addr == data:
+                self._tmds_data[k] = r.value & 0xff
+            elif r.addr == ctrl and not r.value & TMDS_WRITE_DISABLE:
+                self.tmds[k][r.value & 0xff] = self._tmds_data[k]
         if r.width == 1 and r.addr in CRTC_PORTS:
             self.index[CRTC_PORTS[r.addr]] = r.value
         elif r.width == 1 and r.addr - 1 in CRTC_PORTS:
@@ -90,6 +110,16 @@ class DisplayState:
             khz = khz * n2 / m2 if m2 else 0.0
             return (n, n2), (m, m2), p, khz
         return n, m, p, khz
+
+    def fp_timings(self, head):
+        """The FP_* registers of a head, as written (the *_END registers
+        hold value - 1)."""
+        b = FP_BASE[head]
+        return FPTimings(*[self.mmio.get(b + 0x20 + 4 * i, 0) for i in range(7)],
+                         *[self.mmio.get(b + 4 * i, 0) for i in range(7)])
+
+    def fp_control(self, head):
+        return self.mmio.get(FP_BASE[head] + 0x48, 0)
 
     def bpp(self, head):
         return {0: 0, 1: 8, 2: 16, 3: 32}[self.cr[head][0x28] & 3]

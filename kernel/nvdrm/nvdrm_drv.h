@@ -114,9 +114,15 @@ struct nvdrm_vbios {
 	u8 bmp_major, bmp_minor;
 	u16 bit_offset;		/* 0 if none */
 	u8 chip_version;	/* the version's chip byte */
+	u8 major_version;	/* and its first: 4 for NV1x-NV3x */
+	u16 script_table;	/* the init scripts, by index */
 	u8 i2c_crt, i2c_tv;	/* BMP I2C indices */
 	u32 fmaxvco, fminvco;	/* BMP single-stage VCO limits */
 	u32 dactestval;		/* DAC load test level (BIT 'i'), or 0 */
+	/* TMDS script clock tables for outputs with OR A, and B or C */
+	u16 tmds_table[2];
+	u16 fp_table;		/* flat panel table, or 0 */
+	u8 digital_min_front_porch;
 
 	u8 dcb_version;
 	int n_outputs;
@@ -161,6 +167,12 @@ struct nvdrm_output {
 	 */
 	struct drm_property *scale_prop;
 	u64 scale;
+	/* TMDS: the FP_TG_CONTROL value of the mode, and whether another
+	 * output of the other kind shares the DDC bus (a DVI-I connector:
+	 * the EDID's digital bit says which one is plugged in)
+	 */
+	u32 fp_control;
+	bool shared_ddc;
 };
 
 struct nvdrm_device {
@@ -239,6 +251,18 @@ bool nvdrm_nv04_dac_load(struct nvdrm_device *ndev,
 			 const struct nvdrm_dcb_output *dcb);
 bool nvdrm_nv17_dac_load(struct nvdrm_device *ndev,
 			 const struct nvdrm_dcb_output *dcb);
+
+/* nvdrm_dfp.c: TMDS outputs */
+void nvdrm_dfp_mode_set(struct nvdrm_output *o, int head,
+			const struct drm_display_mode *m);
+void nvdrm_dfp_enable(struct nvdrm_output *o, int head, int clock);
+void nvdrm_dfp_disable(struct nvdrm_output *o, int head);
+void nvdrm_dfp_release_head(struct nvdrm_device *ndev, int head);
+int nvdrm_dfp_max_clock(const struct nvdrm_output *o);
+
+/* nvdrm_script.c: VBIOS output scripts */
+int nvdrm_script_run(struct nvdrm_device *ndev, u16 offset,
+		     const struct nvdrm_dcb_output *outp, int head);
 
 /* nvdrm_i2c.c */
 int nvdrm_i2c_init(struct nvdrm_device *ndev);

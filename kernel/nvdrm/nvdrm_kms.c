@@ -560,6 +560,7 @@ static void nvdrm_encoder_atomic_mode_set(struct drm_encoder *enc,
 		nvdrm_wr_ramdac(ndev, 0, NV_PRAMDAC_DACCLK + dac,
 				head << 8 | 1);
 	}
+	nvdrm_dfp_release_head(ndev, head);
 }
 
 static const struct drm_encoder_funcs nvdrm_encoder_funcs = {
@@ -568,6 +569,41 @@ static const struct drm_encoder_funcs nvdrm_encoder_funcs = {
 
 static const struct drm_encoder_helper_funcs nvdrm_encoder_helper_funcs = {
 	.atomic_mode_set = nvdrm_encoder_atomic_mode_set,
+};
+
+static struct nvdrm_output *to_enc_output(struct drm_encoder *enc)
+{
+	return container_of(enc, struct nvdrm_output, slave.base);
+}
+
+static void nvdrm_tmds_atomic_mode_set(struct drm_encoder *enc,
+				       struct drm_crtc_state *cs,
+				       struct drm_connector_state *conn)
+{
+	nvdrm_dfp_mode_set(to_enc_output(enc), to_head(cs->crtc)->index,
+			   &cs->adjusted_mode);
+}
+
+static void nvdrm_tmds_atomic_enable(struct drm_encoder *enc,
+				     struct drm_atomic_state *state)
+{
+	struct drm_crtc_state *cs = drm_atomic_get_new_crtc_state(state,
+								  enc->crtc);
+
+	nvdrm_dfp_enable(to_enc_output(enc), to_head(enc->crtc)->index,
+			 cs->adjusted_mode.clock);
+}
+
+static void nvdrm_tmds_atomic_disable(struct drm_encoder *enc,
+				      struct drm_atomic_state *state)
+{
+	nvdrm_dfp_disable(to_enc_output(enc), to_head(enc->crtc)->index);
+}
+
+static const struct drm_encoder_helper_funcs nvdrm_tmds_helper_funcs = {
+	.atomic_mode_set = nvdrm_tmds_atomic_mode_set,
+	.atomic_enable = nvdrm_tmds_atomic_enable,
+	.atomic_disable = nvdrm_tmds_atomic_disable,
 };
 
 static int nvdrm_connector_get_modes(struct drm_connector *connector)
@@ -590,6 +626,22 @@ static int nvdrm_connector_get_modes(struct drm_connector *connector)
 	return n;
 }
 
+/* On a DVI-I connector the sink's EDID says whether it is digital. */
+static bool nvdrm_ddc_sink_is(struct nvdrm_output *o)
+{
+	struct edid *edid;
+	bool digital;
+
+	if (!o->shared_ddc)
+		return true;
+	edid = drm_get_edid(&o->connector, &o->ddc->adapter);
+	if (!edid)
+		return false;
+	digital = edid->input & DRM_EDID_INPUT_DIGITAL;
+	kfree(edid);
+	return digital == (o->dcb->type == NVDRM_OUTPUT_TMDS);
+}
+
 static int nvdrm_connector_detect(struct drm_connector *connector,
 				  struct drm_modeset_acquire_ctx *ctx,
 				  bool force)
@@ -597,7 +649,8 @@ static int nvdrm_connector_detect(struct drm_connector *connector,
 	struct nvdrm_output *o = to_output(connector);
 
 	if (o->ddc && drm_probe_ddc(&o->ddc->adapter))
-		return connector_status_connected;
+		return nvdrm_ddc_sink_is(o) ? connector_status_connected :
+					      connector_status_disconnected;
 	/* a CRT without DDC still loads its DAC */
 	if (o->dcb->type == NVDRM_OUTPUT_ANALOG &&
 	    o->ndev->chip->funcs->dac_load(o->ndev, o->dcb))
@@ -608,6 +661,20 @@ static int nvdrm_connector_detect(struct drm_connector *connector,
 static const struct drm_connector_helper_funcs nvdrm_connector_helper_funcs = {
 	.get_modes = nvdrm_connector_get_modes,
 	.detect_ctx = nvdrm_connector_detect,
+};
+
+static enum drm_mode_status nvdrm_tmds_mode_valid(struct drm_connector *connector,
+						  struct drm_display_mode *mode)
+{
+	if (mode->clock > nvdrm_dfp_max_clock(to_output(connector)))
+		return MODE_CLOCK_HIGH;
+	return MODE_OK;
+}
+
+static const struct drm_connector_helper_funcs nvdrm_tmds_connector_helper_funcs = {
+	.get_modes = nvdrm_connector_get_modes,
+	.detect_ctx = nvdrm_connector_detect,
+	.mode_valid = nvdrm_tmds_mode_valid,
 };
 
 static const struct drm_connector_funcs nvdrm_connector_funcs = {
@@ -847,7 +914,9 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 			     const struct nvdrm_dcb_output *dcb)
 {
 	struct nvdrm_output *o = &ndev->outputs[ndev->n_outputs];
-	int enc_type, conn_type, ret;
+	const struct drm_encoder_helper_funcs *helpers =
+		&nvdrm_encoder_helper_funcs;
+	int enc_type, conn_type, ret, j;
 
 	o->ndev = ndev;
 	o->dcb = dcb;
@@ -861,8 +930,15 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 		conn_type = DRM_MODE_CONNECTOR_VGA;
 		break;
 	case NVDRM_OUTPUT_TMDS:
+		if (!ndev->chip->funcs->gf4_disp) {
+			/* NV11's and NV2x's TMDS links are not driven yet */
+			drm_info(&ndev->drm, "DCB output %d (TMDS): not driven on %s\n",
+				 i, ndev->chip->name);
+			return 0;
+		}
 		enc_type = DRM_MODE_ENCODER_TMDS;
 		conn_type = DRM_MODE_CONNECTOR_DVID;
+		helpers = &nvdrm_tmds_helper_funcs;
 		break;
 	case NVDRM_OUTPUT_TV:
 		if (dcb->location) {
@@ -880,18 +956,34 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 		return 0;
 	}
 
+	/* outputs that share a connector: a DVI-I connector, one DDC bus */
+	for (j = 0; j < ndev->vbios.n_outputs; j++) {
+		const struct nvdrm_dcb_output *other = &ndev->vbios.outputs[j];
+
+		if (j == i || other->type == dcb->type ||
+		    (other->type != NVDRM_OUTPUT_ANALOG &&
+		     other->type != NVDRM_OUTPUT_TMDS))
+			continue;
+		if (other->connector == dcb->connector)
+			conn_type = DRM_MODE_CONNECTOR_DVII;
+		if (other->i2c == dcb->i2c)
+			o->shared_ddc = true;
+	}
+
 	ret = drm_encoder_init(&ndev->drm, &o->slave.base, &nvdrm_encoder_funcs,
 			       enc_type, NULL);
 	if (ret)
 		return ret;
-	drm_encoder_helper_add(&o->slave.base, &nvdrm_encoder_helper_funcs);
+	drm_encoder_helper_add(&o->slave.base, helpers);
 
 	ret = drm_connector_init_with_ddc(&ndev->drm, &o->connector,
 					  &nvdrm_connector_funcs, conn_type,
 					  o->ddc ? &o->ddc->adapter : NULL);
 	if (ret)
 		return ret;
-	drm_connector_helper_add(&o->connector, &nvdrm_connector_helper_funcs);
+	drm_connector_helper_add(&o->connector, dcb->type == NVDRM_OUTPUT_TMDS ?
+				 &nvdrm_tmds_connector_helper_funcs :
+				 &nvdrm_connector_helper_funcs);
 	o->connector.polled = DRM_CONNECTOR_POLL_CONNECT |
 			      DRM_CONNECTOR_POLL_DISCONNECT;
 attach:

@@ -148,6 +148,9 @@ static void parse_bmp(struct nvdrm_vbios *vb)
 	u16 ver = vb->bmp_major << 8 | vb->bmp_minor;
 
 	vb->chip_version = vb08(vb, o + 12);
+	vb->major_version = vb08(vb, o + 13);
+	/* the init script table: +18, from BMP 5.10 in the init table at +75 */
+	vb->script_table = vb16(vb, o + (ver >= 0x0510 ? 75 : 18));
 	vb->fmaxvco = 256000;
 	vb->fminvco = 128000;
 	if (ver >= 0x0506) {
@@ -161,6 +164,33 @@ static void parse_bmp(struct nvdrm_vbios *vb)
 		vb->i2c_crt = vb08(vb, 0x48);
 		vb->i2c_tv = vb08(vb, 0x49);
 	}
+	/* from BMP 5.11 on: the TMDS clock tables, the flat panel table */
+	if (ver > 0x0510) {
+		vb->tmds_table[0] = vb16(vb, o + 89);
+		vb->tmds_table[1] = vb16(vb, o + 91);
+		vb->fp_table = vb16(vb, o + 105);
+	}
+}
+
+/* BIT 'T' (TMDS table 1.1: the clock tables at +11, +13), 'D' (+2: the
+ * flat panel table).
+ */
+static void parse_bit_digital(struct nvdrm_vbios *vb)
+{
+	u16 length, t;
+	u8 version;
+
+	t = bit_entry(vb, 'T', &version, &length);
+	if (t && length >= 2) {
+		t = vb16(vb, t);
+		if (t && vb08(vb, t) == 0x11) {
+			vb->tmds_table[0] = vb16(vb, t + 11);
+			vb->tmds_table[1] = vb16(vb, t + 13);
+		}
+	}
+	t = bit_entry(vb, 'D', &version, &length);
+	if (t && length >= 4)
+		vb->fp_table = vb16(vb, t + 2);
 }
 
 /* DCB 1.5 packs an output differently: decode it as DCB 2.0 fields. */
@@ -423,8 +453,15 @@ int nvdrm_vbios_parse(struct nvdrm_device *ndev)
 		u8 version;
 		u16 length, i = bit_entry(vb, 'i', &version, &length);
 
-		if (i && length >= 4)
+		u16 init = bit_entry(vb, 'I', &version, &length);
+
+		if (init && length >= 2)
+			vb->script_table = vb16(vb, init);
+		i = bit_entry(vb, 'i', &version, &length);
+		if (i && length >= 4) {
 			vb->chip_version = vb08(vb, i + 2);
+			vb->major_version = vb08(vb, i + 3);
+		}
 		/* the DAC load comparison table: version, header size, then
 		 * the CRT and TV test values
 		 */
@@ -436,6 +473,18 @@ int nvdrm_vbios_parse(struct nvdrm_device *ndev)
 				vb->dactestval = vb32(vb, cmp + vb08(vb, cmp + 1));
 		}
 	}
+	if (vb->bit_offset)
+		parse_bit_digital(vb);
+	/* the flat panel timing generator's minimum front porch, as nouveau
+	 * finds it: 0x4b for a BMP; for a BIT none before VBIOS 5.x (the flat
+	 * panel table is read only on mobile parts); a 2.0 flat panel table
+	 * says, else 0x4b
+	 */
+	vb->digital_min_front_porch = 0x4b;
+	if (!vb->bmp_offset && vb->major_version < 5)
+		vb->digital_min_front_porch = 0;
+	else if (vb->fp_table && vb08(vb, vb->fp_table) == 0x20)
+		vb->digital_min_front_porch = vb08(vb, vb->fp_table + 4);
 	if (ndev->chip->chipset >= 0x10) {
 		ret = parse_dcb(ndev);
 		if (ret)

@@ -180,6 +180,16 @@ static void test_nv34_bit(void)
     g_assert_cmphex(b.gpio[1].func, ==, 0x2d);
     g_assert_cmphex(b.dactestval, ==, 0x14050140);
     g_assert_cmphex(b.tmds_version, ==, 0x11);
+    /* the DVI output (OR B) has its scripts in output table 1; VBIOS 4.x
+     * names them by their place in the script table, past its end */
+    g_assert_cmpuint(b.n_tmds_clk[0], ==, 0);
+    g_assert_cmpuint(b.n_tmds_clk[1], ==, 2);
+    g_assert_cmpuint(b.tmds_clk[1][0].min_khz, ==, 165000);
+    g_assert_cmpuint(b.tmds_clk[1][1].min_khz, ==, 0);
+    g_assert_cmphex(b.data[b.tmds_clk[1][0].script], ==, 0x50);
+    g_assert_cmphex(b.data[b.tmds_clk[1][1].script], ==, 0x50);
+    g_assert_cmpuint(b.tmds_clk[1][0].script, !=, b.tmds_clk[1][1].script);
+    g_assert_cmpuint(b.n_scripts, ==, 1);
     vpll = nvbios_pll(&b, 0x680508);
     g_assert_nonnull(vpll);
     g_assert_cmphex(vpll->reg, ==, 0x680508);
@@ -213,6 +223,13 @@ static void test_nv43_two_stage_perf(void)
     g_assert_cmphex(b.perf[0].pstate, ==, 0x0f);
     g_assert_cmpuint(b.perf[0].core, ==, 300000);
     g_assert_cmpuint(b.perf[0].memory, ==, 500000);
+    /* VBIOS 5.x: 4-byte TMDS clock records with script pointers; the DVI
+     * output has OR A */
+    g_assert_cmpuint(b.n_tmds_clk[0], ==, 2);
+    g_assert_cmpuint(b.n_tmds_clk[1], ==, 0);
+    g_assert_cmphex(b.data[b.tmds_clk[0][0].script], ==, 0x50);
+    g_assert_cmphex(b.data[b.tmds_clk[0][1].script], ==, 0x50);
+    g_assert_cmpuint(b.tmds_clk[0][0].script, !=, b.tmds_clk[0][1].script);
     g_byte_array_unref(rom);
 }
 
@@ -579,6 +596,16 @@ static void test_build_errors(void)
         "reg=0x680508\nvco1=300000-200000\n",   /* min > max */
         "[board]\ndevice=0x110\n[perf]\nlevel0=1;2;3\n",     /* BMP */
         "[board]\ndevice=0x110\nrom_kib=3\n",
+        "[board]\ndevice=0x110\nbmp_version=0x0527\n[tmds]\n"
+        "output0=0 @sub0;165000 @sub1\n[init]\nsub0=done\nsub1=done\n",
+        "[board]\ndevice=0x110\nbmp_version=0x0527\n[tmds]\n"
+        "output1=0 @nowhere\n",
+        "[board]\ndevice=0x110\nbmp_version=0x0527\n[tmds]\n"
+        "output1=16501 @sub0;0 @sub0\n[init]\nsub0=done\n",  /* 10 kHz */
+        "[board]\ndevice=0x110\nbmp_version=0x0527\n[tmds]\n"
+        "output1=16500 @sub0\n[init]\nsub0=done\n",  /* no 0 at the end */
+        "[board]\ndevice=0x110\n[tmds]\noutput0=0 @sub0\n[init]\n"
+        "sub0=done\n",                          /* BMP 5.06: no room */
     };
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         GError *err = NULL;

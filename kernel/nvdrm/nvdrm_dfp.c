@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * nvdrm: TMDS (DVI) outputs of the chip itself.  Each head's RAMDAC has a
+ * flat-panel timing generator (the FP_* registers) that re-times the
+ * CRTC's pixels for the sink; the VBIOS's TMDS script for the pixel clock
+ * sets the transmitter up, and the driver then binds the transmitter to
+ * the head -- as nouveau's dispnv04/dfp.c.  The mode goes out as it is
+ * (no GPU scaling: that is for panels).
+ */
+#include <drm/drm_atomic.h>
+#include <drm/drm_modes.h>
+
+#include "nvdrm_drv.h"
+
+/* the timing generator: vertical registers, the horizontal ones at +0x20 */
+#define NV_PRAMDAC_FP_VDISPLAY_END	0x800
+#define NV_PRAMDAC_FP_HDISPLAY_END	0x820
+enum {
+	FP_DISPLAY_END, FP_TOTAL, FP_CRTC, FP_SYNC_START, FP_SYNC_END,
+	FP_VALID_START, FP_VALID_END, FP_REGS
+};
+
+#define NV_PRAMDAC_FP_TG_CONTROL	0x848
+#define FP_TG_VSYNC_POS			BIT(0)
+#define FP_TG_VSYNC_DISABLE		(2 << 0)
+#define FP_TG_HSYNC_POS			BIT(4)
+#define FP_TG_HSYNC_DISABLE		(2 << 4)
+#define FP_TG_MODE_CENTER		BIT(8)
+#define FP_TG_READ_PROG			BIT(20)
+#define FP_TG_WIDTH_12			BIT(24)
+#define FP_TG_DISPEN_POS		BIT(28)
+#define FP_TG_DISPEN_DISABLE		(2 << 28)
+#define FP_TG_DUAL_LINK			(8 << 28)
+#define FP_TG_ON	(FP_TG_DISPEN_POS | FP_TG_HSYNC_POS | FP_TG_VSYNC_POS)
+#define FP_TG_OFF	(FP_TG_DISPEN_DISABLE | FP_TG_HSYNC_DISABLE | \
+			 FP_TG_VSYNC_DISABLE)
+#define NV_PRAMDAC_FP_MARGIN_COLOR	0x84c
+#define NV_PRAMDAC_FP_DEBUG_0		0x880
+/* bilinear X/Y interpolation with rounding, TMDS on, scalers enabled */
+#define FP_DEBUG_0_TMDS			0x01101191
+#define NV_PRAMDAC_FP_DEBUG_1		0x884
+#define NV_PRAMDAC_FP_DEBUG_2		0x888
+#define NV_PRAMDAC_FP_TMDS_CONTROL	0x8b0
+#define TMDS_CONTROL_WRITE_DISABLE	BIT(16)
+#define NV_PRAMDAC_FP_TMDS_DATA		0x8b4
+#define NV_PRAMDAC_TEST_CONTROL		0x608
+#define NV_PRAMDAC_SEL_CLK		0x524
+
+#define CR_LCD				0x33	/* FP routing */
+#define CR_LCD_ROUTE_MASK		0x3b
+
+#define NV_PEXTDEV_BOOT_0_FP_12BIT	(8 << 12)
+
+#define DUAL_LINK_KHZ			165000
+
+/* the head's RAMDAC the output sits behind (DCB OR C: the second) */
+static int dfp_ramdac(const struct nvdrm_dcb_output *dcb)
+{
+	return (dcb->or & 4) >> 2;
+}
+
+static void tmds_write(struct nvdrm_device *ndev,
+		       const struct nvdrm_dcb_output *dcb, int link, u8 addr,
+		       u8 data)
+{
+	int ramdac = dfp_ramdac(dcb);
+
+	nvdrm_wr_ramdac(ndev, ramdac, NV_PRAMDAC_FP_TMDS_DATA + link * 8, data);
+	nvdrm_wr_ramdac(ndev, ramdac, NV_PRAMDAC_FP_TMDS_CONTROL + link * 8,
+			addr);
+}
+
+/*
+ * The script for @clock in output @dcb's pixel-clock comparison table:
+ * records of {clock / 10 kHz, script}, highest clock first, the last of
+ * clock 0 serving every lower clock; before VBIOS 5.x the script is a
+ * byte, its index in the init script table (nouveau's clkcmptable).
+ */
+static u16 tmds_script(struct nvdrm_device *ndev,
+		       const struct nvdrm_dcb_output *dcb, int clock)
+{
+	const struct nvdrm_vbios *vb = &ndev->vbios;
+	u16 table = vb->tmds_table[ffs(dcb->or) == 1 ? 0 : 1];
+	int rec = vb->major_version < 5 ? 3 : 4;
+	u32 at, idx;
+	u16 min;
+
+	if (!table)
+		return 0;
+	for (at = table; at + rec <= vb->size; at += rec) {
+		min = vb->data[at] | vb->data[at + 1] << 8;
+		if (clock < min * 10)
+			continue;
+		if (rec == 4)
+			return vb->data[at + 2] | vb->data[at + 3] << 8;
+		idx = vb->script_table + 2 * vb->data[at + 2];
+		if (!vb->script_table || idx + 2 > vb->size)
+			return 0;
+		return vb->data[idx] | vb->data[idx + 1] << 8;
+	}
+	return 0;
+}
+
+void nvdrm_dfp_mode_set(struct nvdrm_output *o, int head,
+			const struct drm_display_mode *m)
+{
+	struct nvdrm_device *ndev = o->ndev;
+	u32 fp_h[FP_REGS], fp_v[FP_REGS], fpc, sel;
+	int porch = ndev->vbios.digital_min_front_porch, i;
+
+	fp_h[FP_DISPLAY_END] = m->hdisplay - 1;
+	fp_h[FP_TOTAL] = m->htotal - 1;
+	/* GeForce4-style timing generators want a minimum front porch */
+	if (ndev->chip->funcs->gf4_disp &&
+	    m->hsync_start - m->hdisplay < porch)
+		fp_h[FP_CRTC] = m->hsync_start - porch - 1;
+	else
+		fp_h[FP_CRTC] = m->hdisplay;
+	fp_h[FP_SYNC_START] = m->hsync_start - 1;
+	fp_h[FP_SYNC_END] = m->hsync_end - 1;
+	fp_h[FP_VALID_START] = m->hskew;
+	fp_h[FP_VALID_END] = m->hdisplay - 1;
+
+	fp_v[FP_DISPLAY_END] = m->vdisplay - 1;
+	fp_v[FP_TOTAL] = m->vtotal - 1;
+	fp_v[FP_CRTC] = m->vtotal - 5 - 1;
+	fp_v[FP_SYNC_START] = m->vsync_start - 1;
+	fp_v[FP_SYNC_END] = m->vsync_end - 1;
+	fp_v[FP_VALID_START] = 0;
+	fp_v[FP_VALID_END] = m->vdisplay - 1;
+
+	for (i = 0; i < FP_REGS; i++) {
+		nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_VDISPLAY_END + 4 * i,
+				fp_v[i]);
+		nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_HDISPLAY_END + 4 * i,
+				fp_h[i]);
+	}
+
+	/* what the sink is sent unscaled, centred if it is bigger */
+	fpc = nvdrm_rd_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL);
+	fpc = (fpc & (BIT(26) | FP_TG_READ_PROG)) | FP_TG_DISPEN_POS |
+	      FP_TG_MODE_CENTER;
+	if (m->flags & DRM_MODE_FLAG_PVSYNC)
+		fpc |= FP_TG_VSYNC_POS;
+	if (m->flags & DRM_MODE_FLAG_PHSYNC)
+		fpc |= FP_TG_HSYNC_POS;
+	if (nv_rd32(ndev, NV_PEXTDEV_BOOT_0) & NV_PEXTDEV_BOOT_0_FP_12BIT)
+		fpc |= FP_TG_WIDTH_12;
+	if (m->clock > DUAL_LINK_KHZ)
+		fpc |= FP_TG_DUAL_LINK;
+	o->fp_control = fpc;
+	/* the timing generator stays off until the link is up */
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL,
+			(fpc & ~FP_TG_ON) | FP_TG_OFF);
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_DEBUG_0, FP_DEBUG_0_TMDS);
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_DEBUG_1, 0);
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_DEBUG_2, 0);
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_MARGIN_COLOR, 0);
+
+	/* route the head to the flat panel interface */
+	i = (nvdrm_rd_cr(ndev, head, CR_LCD) & ~CR_LCD_ROUTE_MASK) | 0x3;
+	if (ndev->chip->funcs->heads > 1)
+		i |= head ? 0 : 0x8;
+	nvdrm_wr_cr(ndev, head, CR_LCD, i);
+
+	/* which VPLL clocks the output: bit 16 (OR A) or 18 set for head B */
+	sel = nvdrm_rd_ramdac(ndev, 0, NV_PRAMDAC_SEL_CLK);
+	i = o->dcb->or & 1 ? 0x10000 : 0x40000;
+	nvdrm_wr_ramdac(ndev, 0, NV_PRAMDAC_SEL_CLK,
+			head ? sel | i : sel & ~i);
+}
+
+void nvdrm_dfp_enable(struct nvdrm_output *o, int head, int clock)
+{
+	struct nvdrm_device *ndev = o->ndev;
+	const struct nvdrm_dcb_output *dcb = o->dcb;
+	bool dl = clock >= DUAL_LINK_KHZ;
+	u16 script = tmds_script(ndev, dcb, clock);
+	u32 binding, tp;
+	u8 tmds04;
+
+	if (script) {
+		/* the script may not change which PLL the output uses */
+		binding = nvdrm_rd_ramdac(ndev, 0, NV_PRAMDAC_SEL_CLK) & 0x50000;
+		nvdrm_set_owner(ndev, head);
+		nvdrm_script_run(ndev, script, dcb, head);
+		nvdrm_wr_ramdac(ndev, 0, NV_PRAMDAC_SEL_CLK,
+				(nvdrm_rd_ramdac(ndev, 0, NV_PRAMDAC_SEL_CLK) &
+				 ~0x50000) | binding);
+	} else {
+		drm_warn(&ndev->drm, "DCB output %d: no TMDS script for %d kHz\n",
+			 o->index, clock);
+	}
+
+	/* bind the transmitter (and its second link) to the head */
+	tmds04 = head == dfp_ramdac(dcb) ? 0x80 : 0x88;
+	tmds_write(ndev, dcb, 0, 0x04, tmds04);
+	if (dl)
+		tmds_write(ndev, dcb, 1, 0x04, tmds04 ^ 0x08);
+
+	tp = ndev->chip->chipset < 0x44 ? 0xf0000000 : 0x00100000;
+	nvdrm_wr_ramdac(ndev, 0, NV_PRAMDAC_TEST_CONTROL +
+			(ffs(dcb->or) - 1) * 0x68, tp);
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL, o->fp_control);
+}
+
+void nvdrm_dfp_disable(struct nvdrm_output *o, int head)
+{
+	struct nvdrm_device *ndev = o->ndev;
+	u32 fpc = nvdrm_rd_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL);
+
+	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL,
+			(fpc & ~FP_TG_ON) | FP_TG_OFF);
+}
+
+/* Which head the transmitter is bound to (TMDS register 0x04 bit 3). */
+int nvdrm_dfp_bound_head(struct nvdrm_output *o)
+{
+	struct nvdrm_device *ndev = o->ndev;
+	int ramdac = dfp_ramdac(o->dcb);
+
+	nvdrm_wr_ramdac(ndev, ramdac, NV_PRAMDAC_FP_TMDS_CONTROL,
+			TMDS_CONTROL_WRITE_DISABLE | 0x04);
+	return ((nvdrm_rd_ramdac(ndev, ramdac, NV_PRAMDAC_FP_TMDS_DATA) &
+		 0x08) >> 3) ^ ramdac;
+}
+
+/* A head that a CRT now drives leaves the flat panel interface. */
+void nvdrm_dfp_release_head(struct nvdrm_device *ndev, int head)
+{
+	u32 fpc = nvdrm_rd_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL);
+
+	if (fpc & FP_TG_ON)
+		nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL,
+				(fpc & ~FP_TG_ON) | FP_TG_OFF);
+	nvdrm_wr_cr(ndev, head, CR_LCD,
+		    nvdrm_rd_cr(ndev, head, CR_LCD) & ~CR_LCD_ROUTE_MASK);
+}
+
+/*
+ * The fastest pixel clock the transmitter takes: on-chip links are slower
+ * on older chips (nouveau's get_tmds_link_bandwidth), doubled where the
+ * DCB gives the output two links (two adjacent OR bits).
+ */
+int nvdrm_dfp_max_clock(const struct nvdrm_output *o)
+{
+	u16 chipset = o->ndev->chip->chipset;
+	u8 or = o->dcb->or;
+	int links = or && (1 << (ffs(or) - 1)) * 3 == or ? 2 : 1;
+
+	if (o->dcb->location || chipset >= 0x46)
+		return 165000 * links;
+	if (chipset >= 0x40)
+		return 155000 * links;
+	if (chipset >= 0x18)
+		return 135000 * links;
+	return 112000 * links;
+}
