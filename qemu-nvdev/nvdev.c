@@ -454,6 +454,17 @@ static void nvdev_map_units(NVDevState *s)
     }
 }
 
+/* The DCB I2C port of the VBIOS's first output of @type, or -1. */
+static int first_output_i2c(NVDevState *s, uint8_t type)
+{
+    for (unsigned i = 0; i < s->bios.n_dcb; i++) {
+        if (s->bios.dcb[i].type == type) {
+            return s->bios.dcb[i].i2c;
+        }
+    }
+    return -1;
+}
+
 static void nvdev_realize(PCIDevice *pdev, Error **errp)
 {
     NVDevState *s = NVDEV(pdev);
@@ -505,25 +516,16 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
     if (!nv_i2c_init(s, errp)) {
         return;
     }
-    s->crt_i2c = 0;
-    for (unsigned i = 0; i < s->bios.n_dcb; i++) {
-        if (s->bios.dcb[i].type == NVBIOS_OUTPUT_ANALOG) {
-            s->crt_i2c = s->bios.dcb[i].i2c;
-            break;
-        }
+    s->crt_i2c = first_output_i2c(s, NVBIOS_OUTPUT_ANALOG);
+    if (s->crt_i2c < 0) {
+        s->crt_i2c = 0;
     }
     if (strcmp(s->monitor, "none") && strcmp(s->monitor, "noddc") &&
         !nv_i2c_attach_monitor(s, s->crt_i2c, s->monitor, errp)) {
         return;
     }
     /* a digital monitor: what a DVI sink shows of itself is its EDID */
-    s->dvi_i2c = -1;
-    for (unsigned i = 0; i < s->bios.n_dcb; i++) {
-        if (s->bios.dcb[i].type == NVBIOS_OUTPUT_TMDS) {
-            s->dvi_i2c = s->bios.dcb[i].i2c;
-            break;
-        }
-    }
+    s->dvi_i2c = first_output_i2c(s, NVBIOS_OUTPUT_TMDS);
     if (!s->monitor_dvi) {
         s->monitor_dvi = g_strdup("none");
     }

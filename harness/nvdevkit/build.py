@@ -336,10 +336,15 @@ def kernel_outputs():
     return os.path.join(b, 'arch', 'x86', 'boot', 'bzImage'), os.path.join(b, 'modroot')
 
 
+def modules_dep_files(modroot):
+    return sorted(glob.glob(os.path.join(modroot, 'lib', 'modules', '*',
+                                         'modules.dep')))
+
+
 def modules_dep(modroot):
     """modules.dep of @modroot, which modprobe in the guest needs
     (modules_install writes it only when depmod is installed)."""
-    deps = glob.glob(os.path.join(modroot, 'lib', 'modules', '*', 'modules.dep'))
+    deps = modules_dep_files(modroot)
     if not deps:
         raise SystemExit(f'nvdev: no modules.dep under {modroot}: is depmod '
                          '(Debian package kmod) installed?')
@@ -351,8 +356,7 @@ def build_kernel():
     b = kernel_build_dir()
     stamp = os.path.join(b, '.nvdev-built')
     modroot = os.path.join(b, 'modroot')
-    if os.path.exists(stamp) and glob.glob(os.path.join(modroot, 'lib', 'modules',
-                                                        '*', 'modules.dep')):
+    if os.path.exists(stamp) and modules_dep_files(modroot):
         return kernel_outputs()
     os.makedirs(b, exist_ok=True)
     if not os.path.exists(os.path.join(b, '.config')):

@@ -204,35 +204,25 @@ void nvdrm_dfp_enable(struct nvdrm_output *o, int head, int clock)
 	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL, o->fp_control);
 }
 
-void nvdrm_dfp_disable(struct nvdrm_output *o, int head)
+/* Cut the head's flat panel output (if it is on, unless @always). */
+static void fp_off(struct nvdrm_device *ndev, int head, bool always)
 {
-	struct nvdrm_device *ndev = o->ndev;
 	u32 fpc = nvdrm_rd_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL);
 
-	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL,
-			(fpc & ~FP_TG_ON) | FP_TG_OFF);
+	if (always || fpc & FP_TG_ON)
+		nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL,
+				(fpc & ~FP_TG_ON) | FP_TG_OFF);
 }
 
-/* Which head the transmitter is bound to (TMDS register 0x04 bit 3). */
-int nvdrm_dfp_bound_head(struct nvdrm_output *o)
+void nvdrm_dfp_disable(struct nvdrm_output *o, int head)
 {
-	struct nvdrm_device *ndev = o->ndev;
-	int ramdac = dfp_ramdac(o->dcb);
-
-	nvdrm_wr_ramdac(ndev, ramdac, NV_PRAMDAC_FP_TMDS_CONTROL,
-			TMDS_CONTROL_WRITE_DISABLE | 0x04);
-	return ((nvdrm_rd_ramdac(ndev, ramdac, NV_PRAMDAC_FP_TMDS_DATA) &
-		 0x08) >> 3) ^ ramdac;
+	fp_off(o->ndev, head, true);
 }
 
 /* A head that a CRT now drives leaves the flat panel interface. */
 void nvdrm_dfp_release_head(struct nvdrm_device *ndev, int head)
 {
-	u32 fpc = nvdrm_rd_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL);
-
-	if (fpc & FP_TG_ON)
-		nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_FP_TG_CONTROL,
-				(fpc & ~FP_TG_ON) | FP_TG_OFF);
+	fp_off(ndev, head, false);
 	nvdrm_wr_cr(ndev, head, CR_LCD,
 		    nvdrm_rd_cr(ndev, head, CR_LCD) & ~CR_LCD_ROUTE_MASK);
 }
