@@ -772,85 +772,271 @@ static bool build_tmds(Builder *b, GError **errp)
 }
 
 /*
- * [tmds] output0=, output1=: the pixel-clock comparison tables of the TMDS
- * output scripts (nouveau's run_tmds_table: output0 serves DCB outputs
- * with OR A, output1 those with OR B or C), each a list of "KHZ @subN"
- * from the highest clock down: the first entry whose clock the mode's
- * reaches names the script, e.g. "165000 @sub1;0 @sub0"; the last, of clock
- * 0, serves every clock below the others and ends the table.  The records'
- * form follows the VBIOS version (clkcmptable): before 5.x, 3 bytes
- * {clock / 10 kHz, index}, the index into the init script table, past the
- * entry that ends the scripts run at POST; from 5.x, 4 bytes {clock / 10
- * kHz, script}.  Built after the scripts, whose labels they name, and before the script table.
+ * A pixel-clock comparison table (nouveau's clkcmptable) from a list of
+ * "KHZ @subN" from the highest clock down: the first entry whose clock the
+ * mode's reaches names the script, e.g. "165000 @sub1;0 @sub0"; the last,
+ * of clock 0, serves every clock below the others and ends the table.  The
+ * records' form follows the VBIOS version: before 5.x, 3 bytes {clock / 10
+ * kHz, index}, the index into the init script table, past the entry that
+ * ends the scripts run at POST; from 5.x, 4 bytes {clock / 10 kHz,
+ * script}.  Built after the scripts, whose labels they name, and before
+ * the script table.  No key, no table (*at = 0).
+ */
+static bool build_clock_table(Builder *b, const char *grp, const char *key,
+                              uint32_t *at, GError **errp)
+{
+    unsigned rec = b->major < 5 ? 3 : 4;
+    g_auto(GStrv) ent = NULL;
+    uint64_t prev = UINT64_MAX;
+    gsize n;
+
+    *at = 0;
+    if (!g_key_file_has_key(b->kf, grp, key, NULL)) {
+        return true;
+    }
+    if (rec == 3 && !b->bit && b->bmp < 0x0510) {
+        BUILD_FAIL("[%s] %s: VBIOS version %u.x names scripts by their "
+                   "index in a script table, which BMP %x.%02x lacks",
+                   grp, key, b->major, b->bmp >> 8, b->bmp & 0xff);
+    }
+    ent = g_key_file_get_string_list(b->kf, grp, key, &n, errp);
+    if (!ent) {
+        return false;
+    }
+    *at = alloc(b, rec * n, "clock table", errp);
+    if (!*at) {
+        return false;
+    }
+    for (gsize i = 0; i < n; i++) {
+        g_auto(GStrv) w = g_strsplit(g_strstrip(ent[i]), " ", 2);
+        uint32_t r = *at + rec * i, script;
+        uint64_t khz;
+        gpointer v;
+        int k;
+
+        if (!w[0] || !w[1] || !parse_num(w[0], 655350, &khz) ||
+            w[1][0] != '@') {
+            BUILD_FAIL("[%s] %s: \"%s\": expected KHZ @label", grp, key,
+                       ent[i]);
+        }
+        if (khz % 10 || khz >= prev) {
+            BUILD_FAIL("[%s] %s: \"%s\": clocks go down in 10 kHz steps",
+                       grp, key, ent[i]);
+        }
+        if (!g_hash_table_lookup_extended(b->labels, w[1] + 1, NULL, &v)) {
+            BUILD_FAIL("[%s] %s: label %s names no script", grp, key, w[1]);
+        }
+        script = GPOINTER_TO_UINT(v);
+        put16(b, r, khz / 10);
+        prev = khz;
+        if (rec == 4) {
+            put16(b, r + 2, script);
+            continue;
+        }
+        for (k = 0; k < b->n_extra && b->extra[k] != script; k++) {
+        }
+        if (k == b->n_extra) {
+            if (b->n_scripts + 1 + k >= NVBIOS_MAX_SCRIPTS) {
+                BUILD_FAIL("[%s] %s: the script table is full", grp, key);
+            }
+            b->extra[b->n_extra++] = script;
+        }
+        put8(b, r + 2, b->n_scripts + 1 + k);
+    }
+    if (prev) {
+        BUILD_FAIL("[%s] %s: the last entry's clock must be 0 (it serves "
+                   "every clock below the others)", grp, key);
+    }
+    return true;
+}
+
+/*
+ * [tmds] output0=, output1=: the clock tables of the TMDS output scripts
+ * (nouveau's run_tmds_table: output0 serves DCB outputs with OR A, output1
+ * those with OR B or C).
  */
 static bool build_tmds_clocks(Builder *b, GError **errp)
 {
-    unsigned rec = b->major < 5 ? 3 : 4;
+    return build_clock_table(b, "tmds", "output0", &b->tmds_clk[0], errp) &&
+           build_clock_table(b, "tmds", "output1", &b->tmds_clk[1], errp);
+}
 
-    for (int t = 0; t < 2; t++) {
-        g_autofree char *key = g_strdup_printf("output%d", t);
-        g_auto(GStrv) ent = NULL;
-        uint64_t prev = UINT64_MAX;
-        gsize n;
+/* a script label ("@sub2") or nothing ("" or no key): its offset or 0 */
+static bool get_label(Builder *b, const char *grp, const char *key,
+                      uint32_t *at, GError **errp)
+{
+    g_autofree char *v = g_key_file_get_string(b->kf, grp, key, NULL);
+    gpointer p;
 
-        b->tmds_clk[t] = 0;
-        if (!g_key_file_has_key(b->kf, "tmds", key, NULL)) {
+    *at = 0;
+    if (!v || !*g_strstrip(v)) {
+        return true;
+    }
+    if (v[0] != '@' ||
+        !g_hash_table_lookup_extended(b->labels, v + 1, NULL, &p)) {
+        BUILD_FAIL("[%s] %s=%s: expected @label of a script", grp, key, v);
+    }
+    *at = GPOINTER_TO_UINT(p);
+    return true;
+}
+
+/*
+ * [fp]: the flat panel table, version 2.0 as NV4x BIT VBIOSes carry it
+ * (nouveau's parse_fp_mode_table): records=N slots, min_front_porch=,
+ * mode0..: "KHZ HDISP HSYNC_START HSYNC_END HTOTAL VDISP VSYNC_START
+ * VSYNC_END VTOTAL [+hsync] [+vsync]"; a slot without a mode is an empty
+ * record.  The LVDS table's records name the mode a strap selects.
+ */
+#define FP_HEADER   5
+#define FP_RECORD   37
+
+static bool build_fp(Builder *b, uint32_t *at, GError **errp)
+{
+    uint64_t records, porch;
+    uint32_t o;
+
+    *at = 0;
+    if (!g_key_file_has_group(b->kf, "fp")) {
+        return true;
+    }
+    if (!get_num(b->kf, "fp", "records", 16, NVBIOS_MAX_FP_MODES, &records,
+                 errp) ||
+        !get_num(b->kf, "fp", "min_front_porch", 0x4b, 0xff, &porch, errp)) {
+        return false;
+    }
+    o = alloc(b, FP_HEADER + FP_RECORD * records, "flat panel table", errp);
+    if (!o) {
+        return false;
+    }
+    put8(b, o, 0x20);
+    put8(b, o + 1, FP_HEADER);
+    put8(b, o + 2, FP_RECORD);
+    put8(b, o + 3, records);
+    put8(b, o + 4, porch);
+    for (unsigned i = 0; i < records; i++) {
+        g_autofree char *key = g_strdup_printf("mode%u", i);
+        g_autofree char *v = g_key_file_get_string(b->kf, "fp", key, NULL);
+        g_auto(GStrv) w = NULL;
+        uint64_t t[9];
+        uint32_t r = o + FP_HEADER + FP_RECORD * i;
+        uint8_t flags = 0;
+        int n;
+
+        if (!v) {
             continue;
         }
-        if (rec == 3 && !b->bit && b->bmp < 0x0510) {
-            BUILD_FAIL("[tmds] %s: VBIOS version %u.x names scripts by their "
-                       "index in a script table, which BMP %x.%02x lacks",
-                       key, b->major, b->bmp >> 8, b->bmp & 0xff);
+        w = g_strsplit_set(g_strstrip(v), " \t", -1);
+        for (n = 0; w[n] && n < 9; n++) {
+            if (!parse_num(w[n], n ? 0x10000 : 655350, &t[n]) ||
+                (n && !t[n])) {
+                break;
+            }
         }
-        ent = g_key_file_get_string_list(b->kf, "tmds", key, &n, errp);
-        if (!ent) {
-            return false;
+        if (n < 9 || t[0] % 10 ||
+            t[1] > t[2] || t[2] > t[3] || t[3] > t[4] ||
+            t[5] > t[6] || t[6] > t[7] || t[7] > t[8]) {
+            BUILD_FAIL("[fp] %s=%s: expected KHZ (10 kHz steps) and "
+                       "display, sync start, sync end, total in order, "
+                       "horizontal then vertical", key, v);
         }
-        b->tmds_clk[t] = alloc(b, rec * n, "TMDS clock table", errp);
-        if (!b->tmds_clk[t]) {
-            return false;
+        for (; w[n]; n++) {
+            if (!strcmp(w[n], "+hsync")) {
+                flags |= 0x10;
+            } else if (!strcmp(w[n], "+vsync")) {
+                flags |= 0x01;
+            } else if (*w[n]) {
+                BUILD_FAIL("[fp] %s: \"%s\": expected +hsync or +vsync",
+                           key, w[n]);
+            }
         }
-        for (gsize i = 0; i < n; i++) {
-            g_auto(GStrv) w = g_strsplit(g_strstrip(ent[i]), " ", 2);
-            uint32_t at = b->tmds_clk[t] + rec * i, script;
-            uint64_t khz;
-            gpointer v;
-            int k;
-
-            if (!w[0] || !w[1] || !parse_num(w[0], 655350, &khz) ||
-                w[1][0] != '@') {
-                BUILD_FAIL("[tmds] %s: \"%s\": expected KHZ @label", key,
-                           ent[i]);
-            }
-            if (khz % 10 || khz >= prev) {
-                BUILD_FAIL("[tmds] %s: \"%s\": clocks go down in 10 kHz "
-                           "steps", key, ent[i]);
-            }
-            if (!g_hash_table_lookup_extended(b->labels, w[1] + 1, NULL, &v)) {
-                BUILD_FAIL("[tmds] %s: label %s names no script", key, w[1]);
-            }
-            script = GPOINTER_TO_UINT(v);
-            put16(b, at, khz / 10);
-            prev = khz;
-            if (rec == 4) {
-                put16(b, at + 2, script);
-                continue;
-            }
-            for (k = 0; k < b->n_extra && b->extra[k] != script; k++) {
-            }
-            if (k == b->n_extra) {
-                if (b->n_scripts + 1 + k >= NVBIOS_MAX_SCRIPTS) {
-                    BUILD_FAIL("[tmds] %s: the script table is full", key);
-                }
-                b->extra[b->n_extra++] = script;
-            }
-            put8(b, at + 2, b->n_scripts + 1 + k);
-        }
-        if (prev) {
-            BUILD_FAIL("[tmds] %s: the last entry's clock must be 0 (it "
-                       "serves every clock below the others)", key);
-        }
+        put16(b, r, t[0] / 10);
+        put16(b, r + 4, t[1] - 1);
+        put16(b, r + 6, 0);             /* H valid start, end */
+        put16(b, r + 8, t[1] - 1);
+        put16(b, r + 10, t[2] - 1);
+        put16(b, r + 12, t[3] - 1);
+        put16(b, r + 14, t[4] - 1);
+        put16(b, r + 18, t[5] - 1);
+        put16(b, r + 20, 0);            /* V valid start, end */
+        put16(b, r + 22, t[5] - 1);
+        put16(b, r + 24, t[6] - 1);
+        put16(b, r + 26, t[7] - 1);
+        put16(b, r + 28, t[8] - 1);
+        put8(b, r + 30, flags);
     }
+    *at = o;
+    return true;
+}
+
+/*
+ * [lvds]: the LVDS manufacturer table, version 3.0 as NV4x BIT VBIOSes
+ * carry it (nouveau's run_lvds_table, nouveau_bios_parse_lvds_table):
+ * 16 records by FP strap, strapN=CONF;FP_INDEX (conf bit 0 dual link,
+ * bit 1 24-bit; unlisted: 0;15, no strapped mode, DDC), duallink_khz= and
+ * strapless_24bit= for EDID panels, panel_on0/1= and panel_off0/1=
+ * (@labels; set 1 serves OR C), reset0..7= clock tables as [tmds] takes
+ * them, indexed set * 4 + dual link * 2 + 24-bit.
+ */
+#define LVDS_HEADER 0x1f
+
+static bool build_lvds(Builder *b, uint32_t *at, GError **errp)
+{
+    uint64_t duallink, mask;
+    uint32_t o;
+
+    *at = 0;
+    if (!g_key_file_has_group(b->kf, "lvds")) {
+        return true;
+    }
+    if (!get_num(b->kf, "lvds", "duallink_khz", 0, 655350, &duallink,
+                 errp) ||
+        !get_num(b->kf, "lvds", "strapless_24bit", 0, 0xff, &mask, errp)) {
+        return false;
+    }
+    o = alloc(b, LVDS_HEADER + 2 * NVBIOS_LVDS_RECORDS, "LVDS table", errp);
+    if (!o) {
+        return false;
+    }
+    put8(b, o, 0x30);
+    put8(b, o + 1, LVDS_HEADER);
+    put8(b, o + 2, 2);
+    put8(b, o + 3, NVBIOS_LVDS_RECORDS);
+    put8(b, o + 4, mask);
+    put16(b, o + 5, duallink / 10);
+    for (int i = 0; i < 2; i++) {
+        g_autofree char *on = g_strdup_printf("panel_on%d", i);
+        g_autofree char *off = g_strdup_printf("panel_off%d", i);
+        uint32_t p_on, p_off;
+
+        if (!get_label(b, "lvds", on, &p_on, errp) ||
+            !get_label(b, "lvds", off, &p_off, errp)) {
+            return false;
+        }
+        put16(b, o + 7 + 2 * i, p_on);
+        put16(b, o + 11 + 2 * i, p_off);
+    }
+    for (int i = 0; i < 8; i++) {
+        g_autofree char *key = g_strdup_printf("reset%d", i);
+        uint32_t t;
+
+        if (!build_clock_table(b, "lvds", key, &t, errp)) {
+            return false;
+        }
+        put16(b, o + 15 + 2 * i, t);
+    }
+    for (int i = 0; i < NVBIOS_LVDS_RECORDS; i++) {
+        g_autofree char *key = g_strdup_printf("strap%d", i);
+        uint64_t rec[2] = { 0, 0xf };
+
+        if (g_key_file_has_key(b->kf, "lvds", key, NULL) &&
+            !get_list(b->kf, "lvds", key, "CONF;FP_INDEX", rec, 2, 0xff,
+                      errp)) {
+            return false;
+        }
+        put8(b, o + LVDS_HEADER + 2 * i, rec[0]);
+        put8(b, o + LVDS_HEADER + 2 * i + 1, rec[1]);
+    }
+    *at = o;
     return true;
 }
 
@@ -883,7 +1069,7 @@ static bool build_daccmp(Builder *b, GError **errp)
  * BIT: "\xff\xb8BIT", version 1.0, then 6-byte entries {id, version,
  * length, pointer}: 'i' (version, feature byte, DAC load values), 'I' (the
  * init table), 'C' (PLL limits), 'D' (display), 'M' (memory), 'P'
- * (performance), 'T' (TMDS), 'L' (LVDS: no panel here), each with the
+ * (performance), 'T' (TMDS), 'L' (LVDS), each with the
  * length nouveau checks for.
  */
 static bool build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
@@ -894,7 +1080,7 @@ static bool build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
         { 'D', 1, 4, 0 }, { 'M', 1, 5, 0 }, { 'P', 1, 20, 0 },
         { 'T', 1, 2, 0 }, { 'L', 1, 2, 0 },
     };
-    uint32_t o = OFF_BMP, tbl;
+    uint32_t o = OFF_BMP, tbl, lvds;
 
     for (size_t i = 0; i < G_N_ELEMENTS(e); i++) {
         e[i].off = alloc(b, e[i].len, "BIT entry data", errp);
@@ -930,12 +1116,19 @@ static bool build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
     put32(b, e[5].off, b->perf);
     /* 'T': TMDS table pointer */
     put16(b, e[6].off, b->tmds);
+    /* 'D': the flat panel table at +2 */
+    if (!build_fp(b, &tbl, errp)) {
+        return false;
+    }
+    put16(b, e[3].off + 2, tbl);
     /* 'I': script table pointer first; the scripts come last */
     if (!build_scripts(b, errp) || !build_tmds_clocks(b, errp) ||
+        !build_lvds(b, &lvds, errp) ||
         !(tbl = build_script_table(b, errp))) {
         return false;
     }
     put16(b, e[1].off, tbl);
+    put16(b, e[7].off, lvds);
     put16(b, b->tmds + 11, b->tmds_clk[0]);
     put16(b, b->tmds + 13, b->tmds_clk[1]);
     return true;
@@ -956,6 +1149,11 @@ static bool build_bmp(Builder *b, const uint8_t ver[4], uint64_t feature,
         !get_num(b->kf, "board", "duallink_khz", 165000, 655350, &duallink,
                  errp)) {
         return false;
+    }
+    if (g_key_file_has_group(b->kf, "fp") ||
+        g_key_file_has_group(b->kf, "lvds")) {
+        BUILD_FAIL("[fp], [lvds]: the 2.0 flat panel and 3.0 LVDS tables "
+                   "are a BIT VBIOS's (bit=true)");
     }
     if (!vco_max) {
         vco_min = 128000;

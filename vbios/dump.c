@@ -146,6 +146,46 @@ void nvbios_dump_text(const NVBios *b, GString *out)
                                "manufacturer table 0x%04x\n", b->fp_table,
                                b->lvds_manufacturer);
     }
+    if (b->fp_version == 0x20) {
+        g_string_append_printf(out, "flat panel table 2.0: %u records, "
+                               "minimum front porch %u\n", b->n_fp_modes,
+                               b->fp_min_front_porch);
+        for (unsigned i = 0; i < b->n_fp_modes; i++) {
+            const NVBiosFpMode *m = &b->fp_mode[i];
+
+            if (m->clock_khz) {
+                g_string_append_printf(out, "  mode %u: %u kHz %u %u %u %u "
+                                       "%u %u %u %u %chsync %cvsync\n", i,
+                                       m->clock_khz, m->hdisplay,
+                                       m->hsync_start, m->hsync_end,
+                                       m->htotal, m->vdisplay, m->vsync_start,
+                                       m->vsync_end, m->vtotal,
+                                       m->phsync ? '+' : '-',
+                                       m->pvsync ? '+' : '-');
+            }
+        }
+    }
+    if (b->lvds_version == 0x30) {
+        g_string_append_printf(out, "LVDS table 3.0: dual link from %u kHz, "
+                               "strapless 24-bit mask 0x%02x, panel on "
+                               "0x%04x 0x%04x, off 0x%04x 0x%04x\n",
+                               b->lvds_duallink_khz, b->lvds_strapless_24bit,
+                               b->lvds_panel_on[0], b->lvds_panel_on[1],
+                               b->lvds_panel_off[0], b->lvds_panel_off[1]);
+        for (unsigned i = 0; i < b->n_lvds_records; i++) {
+            g_string_append_printf(out, "  strap %u: conf 0x%02x fp mode "
+                                   "%u\n", i, b->lvds_record[i].conf,
+                                   b->lvds_record[i].fp_index);
+        }
+        for (int t = 0; t < 8; t++) {
+            for (unsigned i = 0; i < b->n_lvds_reset[t]; i++) {
+                g_string_append_printf(out, "  reset %d from %u kHz: script "
+                                       "0x%04x\n", t,
+                                       b->lvds_reset[t][i].min_khz,
+                                       b->lvds_reset[t][i].script);
+            }
+        }
+    }
     if (b->ram_restrict_table || b->ram_restrict_count) {
         g_string_append_printf(out, "RAM restrict: %u configurations, "
                                "strap table 0x%04x\n", b->ram_restrict_count,
@@ -265,6 +305,65 @@ static void json_pll(const NVBiosPll *p, GString *out)
                            p->refclk);
 }
 
+static void json_clocks(const NVBiosClk *clk, unsigned n, GString *out)
+{
+    g_string_append(out, "[");
+    for (unsigned i = 0; i < n; i++) {
+        g_string_append_printf(out, "%s{\"min_khz\": %u, \"script\": %u}",
+                               i ? ", " : "", clk[i].min_khz, clk[i].script);
+    }
+    g_string_append(out, "]");
+}
+
+/* "fp": the 2.0 flat panel table's modes (null for an empty record) */
+static void json_fp(const NVBios *b, GString *out)
+{
+    g_string_append_printf(out, "  \"fp\": {\"version\": %u, "
+                           "\"min_front_porch\": %u, \"modes\": [",
+                           b->fp_version, b->fp_min_front_porch);
+    for (unsigned i = 0; i < b->n_fp_modes; i++) {
+        const NVBiosFpMode *m = &b->fp_mode[i];
+
+        g_string_append(out, i ? ", " : "");
+        if (!m->clock_khz) {
+            g_string_append(out, "null");
+            continue;
+        }
+        g_string_append_printf(out, "{\"clock_khz\": %u, \"h\": [%u, %u, "
+                               "%u, %u], \"v\": [%u, %u, %u, %u], "
+                               "\"phsync\": %s, \"pvsync\": %s}",
+                               m->clock_khz, m->hdisplay, m->hsync_start,
+                               m->hsync_end, m->htotal, m->vdisplay,
+                               m->vsync_start, m->vsync_end, m->vtotal,
+                               m->phsync ? "true" : "false",
+                               m->pvsync ? "true" : "false");
+    }
+    g_string_append(out, "]},\n");
+}
+
+/* "lvds": the 3.0 LVDS table */
+static void json_lvds(const NVBios *b, GString *out)
+{
+    g_string_append_printf(out, "  \"lvds\": {\"version\": %u, "
+                           "\"duallink_khz\": %u, \"strapless_24bit\": %u, "
+                           "\"panel_on\": [%u, %u], \"panel_off\": [%u, %u], "
+                           "\"records\": [", b->lvds_version,
+                           b->lvds_duallink_khz, b->lvds_strapless_24bit,
+                           b->lvds_panel_on[0], b->lvds_panel_on[1],
+                           b->lvds_panel_off[0], b->lvds_panel_off[1]);
+    for (unsigned i = 0; i < b->n_lvds_records; i++) {
+        g_string_append_printf(out, "%s[%u, %u]", i ? ", " : "",
+                               b->lvds_record[i].conf,
+                               b->lvds_record[i].fp_index);
+    }
+    g_string_append(out, "], \"reset\": [");
+    for (int t = 0; t < 8; t++) {
+        g_string_append(out, t ? ", " : "");
+        json_clocks(b->lvds_reset[t], b->n_lvds_reset[t], out);
+    }
+    g_string_append(out, "]},\n");
+}
+
 static void json_script(const NVBios *b, uint32_t off, GString *out)
 {
     g_autoptr(GString) listing = g_string_new(NULL);
@@ -358,13 +457,8 @@ void nvbios_dump_json(const NVBios *b, GString *out)
                            b->tmds_offset, b->tmds_version, b->tmds_script[0],
                            b->tmds_script[1]);
     for (int t = 0; t < 2; t++) {
-        g_string_append_printf(out, "%s[", t ? ", " : "");
-        for (unsigned i = 0; i < b->n_tmds_clk[t]; i++) {
-            g_string_append_printf(out, "%s{\"min_khz\": %u, \"script\": %u}",
-                                   i ? ", " : "", b->tmds_clk[t][i].min_khz,
-                                   b->tmds_clk[t][i].script);
-        }
-        g_string_append(out, "]");
+        g_string_append(out, t ? ", " : "");
+        json_clocks(b->tmds_clk[t], b->n_tmds_clk[t], out);
     }
     g_string_append(out, "]},\n");
     g_string_append_printf(out, "  \"fp_table\": %u,\n  \"lvds_manufacturer\": "
@@ -372,6 +466,8 @@ void nvbios_dump_json(const NVBios *b, GString *out)
                            "\"table\": %u},\n", b->fp_table,
                            b->lvds_manufacturer, b->ram_restrict_count,
                            b->ram_restrict_table);
+    json_fp(b, out);
+    json_lvds(b, out);
     g_string_append_printf(out, "  \"pll\": {\"offset\": %u, \"version\": %u, "
                            "\"entries\": [", b->pll_offset, b->pll_version);
     for (unsigned i = 0; i < b->n_pll; i++) {

@@ -41,6 +41,8 @@ typedef enum {
 #define NVBIOS_MAX_WARN     8
 #define NVBIOS_MAX_REGIONS  48
 #define NVBIOS_MAX_TMDS_CLK 8
+#define NVBIOS_MAX_FP_MODES 16
+#define NVBIOS_LVDS_RECORDS 16
 
 /* DCB output types, as nouveau's dcb.h. */
 enum {
@@ -90,6 +92,20 @@ typedef struct NVBiosConn {
  * register with the N/M/P limits too.  Fields a table does not hold are 0:
  * the driver fills in its chip defaults, as nouveau does.
  */
+/* a pixel-clock comparison record: this script from min_khz up */
+typedef struct NVBiosClk {
+    uint32_t min_khz;
+    uint16_t script;
+} NVBiosClk;
+
+/* a flat panel table mode, in DRM's terms (nouveau_bios_fp_mode) */
+typedef struct NVBiosFpMode {
+    uint32_t clock_khz;                 /* 0: an empty record */
+    uint16_t hdisplay, hsync_start, hsync_end, htotal;
+    uint16_t vdisplay, vsync_start, vsync_end, vtotal;
+    bool phsync, pvsync;
+} NVBiosFpMode;
+
 typedef struct NVBiosPll {
     uint32_t offset;
     uint32_t reg;
@@ -207,11 +223,32 @@ typedef struct NVBios {
     uint16_t tmds_script[2];            /* their clock tables, really */
     /* those tables: the script for pixel clocks from min_khz up, highest
      * first, the last with min_khz 0 */
-    struct {
-        uint32_t min_khz;
-        uint16_t script;
-    } tmds_clk[2][NVBIOS_MAX_TMDS_CLK];
+    NVBiosClk tmds_clk[2][NVBIOS_MAX_TMDS_CLK];
     unsigned n_tmds_clk[2];
+
+    /* flat panel mode table 2.0 (NV4x, BIT 'D' +2): the panel modes a
+     * strap-indexed LVDS record names by index */
+    uint8_t fp_version;
+    uint8_t fp_min_front_porch;         /* FP HCRTC -> HSYNC_START gap */
+    unsigned n_fp_modes;                /* the header's count */
+    NVBiosFpMode fp_mode[NVBIOS_MAX_FP_MODES];
+
+    /* LVDS manufacturer table 3.0 (NV4x, BIT 'L'): records by FP strap,
+     * panel power scripts and reset scripts by pixel clock, per output set
+     * (0: OR A/B, 1: OR C) */
+    uint8_t lvds_version;
+    uint8_t lvds_strapless_24bit;       /* EDID panels: 24-bit, by link */
+    uint32_t lvds_duallink_khz;         /* EDID panels: dual link from */
+    uint16_t lvds_panel_on[2], lvds_panel_off[2];
+    /* [set * 4 + dual * 2 + 24bit]: clock tables, as the TMDS ones */
+    uint16_t lvds_reset_table[8];
+    NVBiosClk lvds_reset[8][NVBIOS_MAX_TMDS_CLK];
+    unsigned n_lvds_reset[8];
+    unsigned n_lvds_records;
+    struct {
+        uint8_t conf;                   /* bit 0 dual link, bit 1 24-bit */
+        uint8_t fp_index;               /* 0xf: no mode, ask DDC */
+    } lvds_record[NVBIOS_LVDS_RECORDS];
 
     /* PLL limits (BIT 'C', BMP 5.24+ at +142) */
     uint32_t pll_offset;

@@ -365,6 +365,26 @@ bool nvbios_parse_scripts(NVBios *b, GError **errp)
             }
         }
     }
+    for (unsigned i = 0; ok && i < 2; i++) {
+        uint16_t on = b->lvds_panel_on[i], off = b->lvds_panel_off[i];
+
+        w.depth = 0;
+        if ((on && !walk(&w, on, errp)) || (off && !walk(&w, off, errp))) {
+            g_prefix_error(errp, "LVDS panel power script, set %u: ", i);
+            ok = false;
+        }
+    }
+    for (unsigned t = 0; ok && t < 8; t++) {
+        for (unsigned i = 0; ok && i < b->n_lvds_reset[t]; i++) {
+            w.depth = 0;
+            if (b->lvds_reset[t][i].script &&
+                !walk(&w, b->lvds_reset[t][i].script, errp)) {
+                g_prefix_error(errp, "LVDS reset table %u script for %u kHz: ",
+                               t, b->lvds_reset[t][i].min_khz);
+                ok = false;
+            }
+        }
+    }
     g_hash_table_unref(w.checked);
     return ok;
 }

@@ -1,7 +1,7 @@
 /*
  * libnvbios: the tables BMP and BIT point to besides the DCB: the init
- * table and its script list, DAC load-detection values, TMDS, flat panel
- * and LVDS pointers, RAM restrict, PLL limits and performance levels.
+ * table and its script list, DAC load-detection values, TMDS, the flat
+ * panel and LVDS tables, RAM restrict, PLL limits and performance levels.
  * As Linux 6.1 reads them: nouveau_bios.c, nvkm/subdev/bios/{init,pll,
  * perf,ramcfg}.c.
  *
@@ -404,62 +404,193 @@ static bool parse_perf(NVBios *b, GError **errp)
 }
 
 /*
- * The TMDS output pixel-clock comparison tables (BMP +89/+91, BIT 'T'
- * +11/+13), read as nouveau's clkcmptable reads them up to the first
- * clock of 0 (whose script serves every lower clock): highest clock first, records {clock / 10 kHz, script} of 4
- * bytes from VBIOS version 5.x on, before it of 3 bytes whose third is the
+ * A pixel-clock comparison table (the TMDS output tables at BMP +89/+91 and
+ * BIT 'T' +11/+13, the LVDS reset tables), read as nouveau's clkcmptable
+ * reads it up to the first clock of 0 (whose script serves every lower
+ * clock): highest clock first, records {clock / 10 kHz, script} of 4 bytes
+ * from VBIOS version 5.x on, before it of 3 bytes whose third is the
  * script's index in the init script table.
  */
-static bool parse_tmds_clocks(NVBios *b, GError **errp)
+static bool parse_clock_table(NVBios *b, const char *name, uint32_t o,
+                              NVBiosClk *clk, unsigned *count, GError **errp)
 {
     unsigned rec = b->version[3] < 5 ? 3 : 4;
+    unsigned n = 0;
 
-    for (int t = 0; t < 2; t++) {
-        uint32_t o = b->tmds_script[t];
-        unsigned n = 0;
+    *count = 0;
+    if (!o) {
+        return true;
+    }
+    for (;; n++) {
+        uint32_t at = o + rec * n;
+        uint16_t khz10, script;
 
-        b->n_tmds_clk[t] = 0;
-        if (!o) {
+        if (n == NVBIOS_MAX_TMDS_CLK) {
+            FAIL(NVBIOS_ERR_VERSION, "%s at 0x%x: more than %d records "
+                 "without a closing 0", name, o, NVBIOS_MAX_TMDS_CLK);
+        }
+        if (!in_image(b, at, rec)) {
+            FAIL(NVBIOS_ERR_POINTER, "%s at 0x%x runs past the image", name,
+                 o);
+        }
+        khz10 = rd16(b, at);
+        if (rec == 4) {
+            script = rd16(b, at + 2);
+        } else if (b->script_table &&
+                   in_image(b, b->script_table + 2 * rd08(b, at + 2), 2)) {
+            script = rd16(b, b->script_table + 2 * rd08(b, at + 2));
+        } else {
+            FAIL(NVBIOS_ERR_POINTER, "%s at 0x%x: script index %u is not in "
+                 "a script table", name, o, rd08(b, at + 2));
+        }
+        if (script && !in_image(b, script, 1)) {
+            FAIL(NVBIOS_ERR_POINTER, "%s at 0x%x: script 0x%04x is outside "
+                 "the image", name, o, script);
+        }
+        clk[n].min_khz = khz10 * 10;
+        clk[n].script = script;
+        if (!khz10) {
+            break;
+        }
+    }
+    *count = n + 1;
+    return nvbios_region(b, name, o, rec * (n + 1), errp);
+}
+
+static bool parse_tmds_clocks(NVBios *b, GError **errp)
+{
+    return parse_clock_table(b, "TMDS output 0 clock table", b->tmds_script[0],
+                             b->tmds_clk[0], &b->n_tmds_clk[0], errp) &&
+           parse_clock_table(b, "TMDS output 1 clock table", b->tmds_script[1],
+                             b->tmds_clk[1], &b->n_tmds_clk[1], errp);
+}
+
+/*
+ * Flat panel table 2.0 (nouveau's parse_fp_mode_table): {version, header
+ * length, record length, records, minimum front porch}, then records of
+ * at least 37 bytes, each a mode as nouveau_bios_fp_mode reads it (its
+ * offsets less the 7 bytes 1.0 records have in front).  Earlier versions
+ * are told, not parsed.
+ */
+static bool parse_fp_table(NVBios *b, GError **errp)
+{
+    uint32_t o = b->fp_table;
+    uint8_t hdr, len;
+
+    if (!o) {
+        return true;
+    }
+    b->fp_version = rd08(b, o);
+    if (b->fp_version != 0x20) {
+        return true;
+    }
+    if (!nvbios_region(b, "flat panel table header", o, 5, errp)) {
+        return false;
+    }
+    hdr = rd08(b, o + 1);
+    len = rd08(b, o + 2);
+    b->n_fp_modes = rd08(b, o + 3);
+    b->fp_min_front_porch = rd08(b, o + 4);
+    if (hdr < 5 || len < 37 || b->n_fp_modes > NVBIOS_MAX_FP_MODES) {
+        FAIL(NVBIOS_ERR_VERSION, "flat panel table at 0x%x: header %u, "
+             "records of %u bytes, %u of them: expected a header of 5 or "
+             "more, records of 37 bytes or more, at most %d", o, hdr, len,
+             b->n_fp_modes, NVBIOS_MAX_FP_MODES);
+    }
+    if (!nvbios_region(b, "flat panel table", o + 5, hdr - 5 +
+                       len * b->n_fp_modes, errp)) {
+        return false;
+    }
+    for (unsigned i = 0; i < b->n_fp_modes; i++) {
+        uint32_t r = o + hdr + len * i;
+        NVBiosFpMode *m = &b->fp_mode[i];
+
+        m->clock_khz = rd16(b, r) * 10;
+        if (!m->clock_khz) {
             continue;
         }
-        for (;; n++) {
-            uint32_t at = o + rec * n;
-            uint16_t clk, script;
+        m->hdisplay = rd16(b, r + 4) + 1;
+        m->hsync_start = rd16(b, r + 10) + 1;
+        m->hsync_end = rd16(b, r + 12) + 1;
+        m->htotal = rd16(b, r + 14) + 1;
+        m->vdisplay = rd16(b, r + 18) + 1;
+        m->vsync_start = rd16(b, r + 24) + 1;
+        m->vsync_end = rd16(b, r + 26) + 1;
+        m->vtotal = rd16(b, r + 28) + 1;
+        m->phsync = rd08(b, r + 30) & 0x10;
+        m->pvsync = rd08(b, r + 30) & 0x01;
+    }
+    return true;
+}
 
-            if (n == NVBIOS_MAX_TMDS_CLK) {
-                FAIL(NVBIOS_ERR_VERSION, "TMDS output %d clock table at "
-                     "0x%x: more than %d records without a closing 0", t, o,
-                     NVBIOS_MAX_TMDS_CLK);
-            }
-            if (!in_image(b, at, rec)) {
-                FAIL(NVBIOS_ERR_POINTER, "TMDS output %d clock table at 0x%x "
-                     "runs past the image", t, o);
-            }
-            clk = rd16(b, at);
-            if (rec == 4) {
-                script = rd16(b, at + 2);
-            } else if (b->script_table &&
-                       in_image(b, b->script_table + 2 * rd08(b, at + 2), 2)) {
-                script = rd16(b, b->script_table + 2 * rd08(b, at + 2));
-            } else {
-                FAIL(NVBIOS_ERR_POINTER, "TMDS output %d clock table at 0x%x: "
-                     "script index %u is not in a script table", t, o,
-                     rd08(b, at + 2));
-            }
-            if (script && !in_image(b, script, 1)) {
-                FAIL(NVBIOS_ERR_POINTER, "TMDS output %d clock table at 0x%x: "
-                     "script 0x%04x is outside the image", t, o, script);
-            }
-            b->tmds_clk[t][n].min_khz = clk * 10;
-            b->tmds_clk[t][n].script = script;
-            if (!clk) {
-                break;
-            }
+/*
+ * LVDS manufacturer table 3.0 (nouveau's run_lvds_table and
+ * nouveau_bios_parse_lvds_table): a header of at least 0x1f bytes
+ * {version, header length, record length, records, strapless 24-bit mask,
+ * dual-link clock / 10 kHz, panel-on scripts[2], panel-off scripts[2],
+ * reset clock tables[8]}, then {conf, fp index} records by FP strap.
+ */
+static bool parse_lvds_table(NVBios *b, GError **errp)
+{
+    static const char *const reset_names[8] = {
+        "LVDS reset table 0", "LVDS reset table 1", "LVDS reset table 2",
+        "LVDS reset table 3", "LVDS reset table 4", "LVDS reset table 5",
+        "LVDS reset table 6", "LVDS reset table 7",
+    };
+    uint32_t o = b->lvds_manufacturer;
+    uint8_t hdr, len;
+
+    if (!o) {
+        return true;
+    }
+    b->lvds_version = rd08(b, o);
+    if (b->lvds_version != 0x30) {
+        return true;
+    }
+    if (!nvbios_region(b, "LVDS table header", o, 0x1f, errp)) {
+        return false;
+    }
+    hdr = rd08(b, o + 1);
+    len = rd08(b, o + 2);
+    b->n_lvds_records = rd08(b, o + 3);
+    if (hdr < 0x1f || len < 2 || b->n_lvds_records > NVBIOS_LVDS_RECORDS) {
+        FAIL(NVBIOS_ERR_VERSION, "LVDS table at 0x%x: header %u, records of "
+             "%u bytes, %u of them: nouveau needs a header of 31 or more "
+             "(\"LVDS table header not understood\"), records of 2 or more, "
+             "at most %d", o, hdr, len, b->n_lvds_records,
+             NVBIOS_LVDS_RECORDS);
+    }
+    if (hdr > 0x1f && !nvbios_region(b, "LVDS table header", o + 0x1f,
+                                     hdr - 0x1f, errp)) {
+        return false;
+    }
+    if (!nvbios_region(b, "LVDS table", o + hdr, len * b->n_lvds_records,
+                       errp)) {
+        return false;
+    }
+    b->lvds_strapless_24bit = rd08(b, o + 4);
+    b->lvds_duallink_khz = rd16(b, o + 5) * 10;
+    for (int i = 0; i < 2; i++) {
+        b->lvds_panel_on[i] = rd16(b, o + 7 + 2 * i);
+        b->lvds_panel_off[i] = rd16(b, o + 11 + 2 * i);
+    }
+    for (unsigned i = 0; i < b->n_lvds_records; i++) {
+        b->lvds_record[i].conf = rd08(b, o + hdr + len * i);
+        b->lvds_record[i].fp_index = rd08(b, o + hdr + len * i + 1);
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!pointer_ok(b, "LVDS panel-on script", b->lvds_panel_on[i],
+                        errp) ||
+            !pointer_ok(b, "LVDS panel-off script", b->lvds_panel_off[i],
+                        errp)) {
+            return false;
         }
-        b->n_tmds_clk[t] = n + 1;
-        if (!nvbios_region(b, t ? "TMDS output 1 clock table" :
-                           "TMDS output 0 clock table", o, rec * (n + 1),
-                           errp)) {
+    }
+    for (int i = 0; i < 8; i++) {
+        b->lvds_reset_table[i] = rd16(b, o + 15 + 2 * i);
+        if (!pointer_ok(b, reset_names[i], b->lvds_reset_table[i], errp) ||
+            !parse_clock_table(b, reset_names[i], b->lvds_reset_table[i],
+                               b->lvds_reset[i], &b->n_lvds_reset[i], errp)) {
             return false;
         }
     }
@@ -470,6 +601,7 @@ bool nvbios_parse_tables(NVBios *b, GError **errp)
 {
     return parse_init_table(b, errp) && parse_daccmp(b, errp) &&
            parse_tmds(b, errp) && parse_bit_pointers(b, errp) &&
-           parse_tmds_clocks(b, errp) && parse_pll(b, errp) &&
+           parse_tmds_clocks(b, errp) && parse_fp_table(b, errp) &&
+           parse_lvds_table(b, errp) && parse_pll(b, errp) &&
            parse_perf(b, errp);
 }

@@ -105,6 +105,7 @@ static void test_all_boards(void)
         { "nv17.ini", 0x0171, 0x27, 0x22, 0x11, 3, 1 },
         { "nv34.ini", 0x0322, 0x00, 0x30, 0x21, 2, 4 },     /* BIT: no BMP */
         { "nv43.ini", 0x0141, 0x00, 0x30, 0x21, 3, 4 },
+        { "nv43-go.ini", 0x0144, 0x00, 0x30, 0x21, 2, 4 },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(boards); i++) {
         GByteArray *rom = build_board(boards[i].ini);
@@ -230,6 +231,57 @@ static void test_nv43_two_stage_perf(void)
     g_assert_cmphex(b.data[b.tmds_clk[0][0].script], ==, 0x50);
     g_assert_cmphex(b.data[b.tmds_clk[0][1].script], ==, 0x50);
     g_assert_cmpuint(b.tmds_clk[0][0].script, !=, b.tmds_clk[0][1].script);
+    g_byte_array_unref(rom);
+}
+
+/* The mobile NV43: the 2.0 flat panel table and the 3.0 LVDS table, read
+ * back as nouveau reads them, and their scripts walked. */
+static void test_nv43_go_panel(void)
+{
+    GByteArray *rom = build_board("nv43-go.ini");
+    g_autoptr(GString) json = g_string_new(NULL);
+    const NVBiosFpMode *m;
+    NVBios b;
+
+    parse_ok(rom, &b);
+    g_assert_true(b.feature_byte & 0x10);                   /* mobile */
+    g_assert_cmphex(b.dcb[0].type, ==, NVBIOS_OUTPUT_LVDS);
+    g_assert_cmphex(b.fp_version, ==, 0x20);
+    g_assert_cmpuint(b.fp_min_front_porch, ==, 0x4b);
+    g_assert_cmpuint(b.n_fp_modes, ==, 16);
+    m = &b.fp_mode[1];
+    g_assert_cmpuint(m->clock_khz, ==, 71000);
+    g_assert_cmpuint(m->hdisplay, ==, 1280);
+    g_assert_cmpuint(m->hsync_start, ==, 1328);
+    g_assert_cmpuint(m->htotal, ==, 1440);
+    g_assert_cmpuint(m->vdisplay, ==, 800);
+    g_assert_cmpuint(m->vtotal, ==, 823);
+    g_assert_true(m->phsync && !m->pvsync);
+    g_assert_cmpuint(b.fp_mode[2].clock_khz, ==, 0);        /* empty */
+    /* nouveau: the fp table's record, 7 bytes less than its 1.0 offsets */
+    g_assert_cmpuint(b.data[b.fp_table + 5 + 37 + 11 - 7] |
+                     b.data[b.fp_table + 5 + 37 + 12 - 7] << 8, ==, 1279);
+    g_assert_cmphex(b.lvds_version, ==, 0x30);
+    g_assert_cmpuint(b.lvds_duallink_khz, ==, 112000);
+    g_assert_cmphex(b.lvds_strapless_24bit, ==, 0x03);
+    g_assert_cmpuint(b.n_lvds_records, ==, 16);
+    g_assert_cmpuint(b.lvds_record[1].conf, ==, 1);
+    g_assert_cmpuint(b.lvds_record[1].fp_index, ==, 1);
+    g_assert_cmpuint(b.lvds_record[15].fp_index, ==, 0xf);  /* DDC */
+    /* nouveau's fpxlatetableptr: header + 1, by the strap */
+    g_assert_cmpuint(b.data[b.lvds_manufacturer + b.data[b.lvds_manufacturer +
+                     1] + 1 + 15 * 2], ==, 0xf);
+    g_assert_cmphex(b.data[b.lvds_panel_on[0]], ==, 0x6e);  /* INIT_NV_REG */
+    g_assert_cmphex(b.data[b.lvds_panel_off[0]], ==, 0x6e);
+    g_assert_cmpuint(b.lvds_panel_on[1], ==, 0);
+    g_assert_cmpuint(b.n_lvds_reset[0], ==, 1);
+    g_assert_cmpuint(b.n_lvds_reset[2], ==, 1);
+    g_assert_cmpuint(b.n_lvds_reset[4], ==, 0);
+    g_assert_cmphex(b.lvds_reset[0][0].script, !=, b.lvds_reset[2][0].script);
+    g_assert_cmphex(b.data[b.lvds_reset[2][0].script], ==, 0x50); /* ZM_TMDS_GROUP */
+    nvbios_dump_json(&b, json);
+    g_assert_nonnull(strstr(json->str, "\"h\": [1280, 1328, 1360, 1440]"));
+    g_assert_nonnull(strstr(json->str, "\"duallink_khz\": 112000"));
     g_byte_array_unref(rom);
 }
 
@@ -508,6 +560,13 @@ static void conn_overlaps_gpio(GByteArray *r, const NVBios *b)
     fix_checksum(r);
 }
 
+static void lvds_header_short(GByteArray *r, const NVBios *b) { r->data[b->lvds_manufacturer + 1] = 0x1e; fix_checksum(r); }
+static void lvds_reset_oor(GByteArray *r, const NVBios *b) { put16(r, b->lvds_manufacturer + 15, 0xfffe); fix_checksum(r); }
+static void lvds_records_many(GByteArray *r, const NVBios *b) { r->data[b->lvds_manufacturer + 3] = 40; fix_checksum(r); }
+static void lvds_bad_script(GByteArray *r, const NVBios *b) { r->data[b->lvds_panel_on[0]] = 0xee; fix_checksum(r); }
+static void fp_records_many(GByteArray *r, const NVBios *b) { r->data[b->fp_table + 3] = 200; fix_checksum(r); }
+static void fp_short_records(GByteArray *r, const NVBios *b) { r->data[b->fp_table + 2] = 20; fix_checksum(r); }
+
 static void test_errors(void)
 {
     const char *nv11 = "nv11-ch7006.ini";
@@ -558,6 +617,12 @@ static void test_errors(void)
     expect("nv34.ini", pll_bad_version, NVBIOS_ERR_VERSION, "unknown version 0x99");
     expect("nv34.ini", pll_short_entries, NVBIOS_ERR_VERSION, "entry size 16, at least 31");
     expect("nv43.ini", perf_ptr_oor, NVBIOS_ERR_POINTER, "performance table pointer");
+    expect("nv43-go.ini", lvds_header_short, NVBIOS_ERR_VERSION, "LVDS table header not understood");
+    expect("nv43-go.ini", lvds_reset_oor, NVBIOS_ERR_POINTER, "LVDS reset table 0 at 0xfffe runs past");
+    expect("nv43-go.ini", lvds_records_many, NVBIOS_ERR_VERSION, "40 of them");
+    expect("nv43-go.ini", lvds_bad_script, NVBIOS_ERR_SCRIPT, "LVDS panel power script, set 0");
+    expect("nv43-go.ini", fp_records_many, NVBIOS_ERR_VERSION, "200 of them");
+    expect("nv43-go.ini", fp_short_records, NVBIOS_ERR_VERSION, "records of 20 bytes");
     /* init scripts */
     expect(nv11, bad_opcode, NVBIOS_ERR_SCRIPT, "unknown opcode 0xee at 0x");
     expect(nv11, script_runs_off, NVBIOS_ERR_SCRIPT, "init script 0");
@@ -606,6 +671,22 @@ static void test_build_errors(void)
         "output1=16500 @sub0\n[init]\nsub0=done\n",  /* no 0 at the end */
         "[board]\ndevice=0x110\n[tmds]\noutput0=0 @sub0\n[init]\n"
         "sub0=done\n",                          /* BMP 5.06: no room */
+        "[board]\ndevice=0x110\n[fp]\nmode0=65000 1024 1048 1184 1344 "
+        "768 771 777 806\n",                     /* BMP: no 2.0 table */
+        "[board]\ndevice=0x144\nbit=true\n[fp]\n"
+        "mode0=65000 1024 1000 1184 1344 768 771 777 806\n",  /* order */
+        "[board]\ndevice=0x144\nbit=true\n[fp]\n"
+        "mode0=65000 1024 1048 1184 1344 768 771 777\n",      /* short */
+        "[board]\ndevice=0x144\nbit=true\n[fp]\n"
+        "mode0=65000 1024 1048 1184 1344 768 771 777 806 +csync\n",
+        "[board]\ndevice=0x144\nbit=true\n[fp]\nrecords=17\n",
+        "[board]\ndevice=0x110\n[lvds]\nduallink_khz=112000\n",  /* BMP */
+        "[board]\ndevice=0x144\nbit=true\n[lvds]\npanel_on0=@nowhere\n",
+        "[board]\ndevice=0x144\nbit=true\n[lvds]\npanel_on0=sub0\n"
+        "[init]\nsub0=done\n",                  /* not a label */
+        "[board]\ndevice=0x144\nbit=true\n[lvds]\nstrap3=1\n",
+        "[board]\ndevice=0x144\nbit=true\n[lvds]\nreset0=100000 @sub0\n"
+        "[init]\nsub0=done\n",                  /* no 0 at the end */
     };
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
         GError *err = NULL;
@@ -657,6 +738,7 @@ int main(int argc, char **argv)
     g_test_add_func("/nvbios/dcb15", test_dcb15);
     g_test_add_func("/nvbios/nv34/bit", test_nv34_bit);
     g_test_add_func("/nvbios/nv43/pll-perf", test_nv43_two_stage_perf);
+    g_test_add_func("/nvbios/nv43-go/panel", test_nv43_go_panel);
     g_test_add_func("/nvbios/bmp-versions", test_bmp_versions);
     g_test_add_func("/nvbios/dcb40", test_dcb40);
     g_test_add_func("/nvbios/opcodes", test_opcode_table);
