@@ -14,6 +14,7 @@
 #include "hw/display/i2c-ddc.h"
 #include "hw/qdev-properties.h"
 #include "nvdev.h"
+#include "hw/display/edid.h"
 #include "trace.h"
 
 #define DRIVE_SCL 0x20
@@ -165,12 +166,18 @@ bool nv_i2c_init(NVDevState *s, Error **errp)
     return true;
 }
 
-/* A monitor on the CRT's DDC bus: QEMU's EDID, or the bytes of a file. */
+/*
+ * A monitor (or a panel) on a DDC bus: QEMU's EDID ("default"), QEMU's
+ * EDID of a display whose preferred and largest mode is "WxH" at 60 Hz, or
+ * the bytes of a file.
+ */
 bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
                            Error **errp)
 {
     NVI2CPort *p = nv_i2c_port(s, port);
     I2CDDCState *ddc;
+    unsigned w, h;
+    char tail;
 
     if (!p) {
         error_setg(errp, "nvdev: the VBIOS has no I2C port %d for the "
@@ -178,7 +185,19 @@ bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
         return false;
     }
     ddc = I2CDDC(qdev_new(TYPE_I2CDDC));
-    if (strcmp(what, "default")) {
+    if (sscanf(what, "%ux%u%c", &w, &h, &tail) == 2) {
+        if (w < 320 || w > 4095 || h < 200 || h > 4095) {
+            error_setg(errp, "nvdev: a %ux%u display: expected 320x200 to "
+                       "4095x4095", w, h);
+            object_unref(OBJECT(ddc));
+            return false;
+        }
+        ddc->edid_info.prefx = ddc->edid_info.maxx = w;
+        ddc->edid_info.prefy = ddc->edid_info.maxy = h;
+        ddc->edid_info.refresh_rate = 60000;
+        qemu_edid_generate(ddc->edid_blob, sizeof(ddc->edid_blob),
+                           &ddc->edid_info);
+    } else if (strcmp(what, "default")) {
         g_autoptr(GError) err = NULL;
         g_autofree gchar *edid = NULL;
         gsize len;

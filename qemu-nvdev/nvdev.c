@@ -465,6 +465,35 @@ static int first_output_i2c(NVDevState *s, uint8_t type)
     return -1;
 }
 
+/*
+ * A laptop's built-in panel on the first LVDS output's DDC: its EDID, by
+ * default a 1024x768 panel.  Only a board whose DCB has an LVDS output
+ * has one; "none" takes it away (a panel without DDC).
+ */
+static bool nvdev_attach_panel(NVDevState *s, Error **errp)
+{
+    s->lvds_i2c = first_output_i2c(s, NVBIOS_OUTPUT_LVDS);
+    if (!s->panel) {
+        s->panel = g_strdup(s->lvds_i2c < 0 ? "none" : "1024x768");
+    }
+    if (!strcmp(s->panel, "none")) {
+        return true;
+    }
+    if (s->lvds_i2c < 0) {
+        error_setg(errp, "nvdev: panel=%s, but the VBIOS's DCB has no LVDS "
+                   "output", s->panel);
+        return false;
+    }
+    if ((s->lvds_i2c == s->crt_i2c && strcmp(s->monitor, "none") &&
+         strcmp(s->monitor, "noddc")) ||
+        (s->lvds_i2c == s->dvi_i2c && strcmp(s->monitor_dvi, "none"))) {
+        error_setg(errp, "nvdev: the panel would share DDC port %d with a "
+                   "monitor: unplug it (none)", s->lvds_i2c);
+        return false;
+    }
+    return nv_i2c_attach_monitor(s, s->lvds_i2c, s->panel, errp);
+}
+
 static void nvdev_realize(PCIDevice *pdev, Error **errp)
 {
     NVDevState *s = NVDEV(pdev);
@@ -546,6 +575,10 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         }
     }
 
+    if (!nvdev_attach_panel(s, errp)) {
+        return;
+    }
+
     if (s->bios.has_board &&
         s->bios.board.tv_encoder == NVBIOS_TV_ENCODER_CH7006 &&
         !nv_ch7006_attach(s, s->bios.board.tv_i2c_port,
@@ -588,10 +621,10 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         setvbuf(s->trace, NULL, _IOFBF, 1 * MiB);
         fprintf(s->trace, "# nvdev-trace 1 chipset=%s boot0=0x%08x "
                 "vram_mb=%u pci=%04x:%04x crystal_khz=%u monitor0=%s tv=%s "
-                "monitor1=%s\n",
+                "monitor1=%s panel=%s\n",
                 s->chip->name, s->chip->boot0, s->vram_mb, s->bios.vendor_id,
                 s->bios.device_id, nv_crystal_khz(s), s->monitor,
-                s->tv ? s->tv : "composite", s->monitor_dvi);
+                s->tv ? s->tv : "composite", s->monitor_dvi, s->panel);
         s->exit_notifier.notify = nvdev_trace_close;
         qemu_add_exit_notifier(&s->exit_notifier);
     }
@@ -627,6 +660,7 @@ static void nvdev_reset(DeviceState *dev)
     s->pbus_intr = 0;
     s->pbus_intr_en = 0;
     memset(s->pbus_regs, 0, sizeof(s->pbus_regs));
+    nv_pbus_reset(s);
     pci_set_long(PCI_DEVICE(s)->config + 0x50, 0x00000001);
     nv_pramdac_reset(s);        /* before PTIMER: NVPLL clocks it */
     memset(s->tmds, 0, sizeof(s->tmds));
@@ -703,6 +737,9 @@ static Property nvdev_properties[] = {
      * output): "none" or a digital monitor, "default" (QEMU's EDID, which
      * says digital) or an EDID file */
     DEFINE_PROP_STRING("monitor1", NVDevState, monitor_dvi),
+    /* the built-in panel on the LVDS output: "WxH" (QEMU's EDID of a panel
+     * of that native mode, default 1024x768), an EDID file, or "none" */
+    DEFINE_PROP_STRING("panel", NVDevState, panel),
     /* what is plugged into the TV encoder: composite, svideo, scart, none */
     DEFINE_PROP_STRING("tv", NVDevState, tv),
     /* for driver tests: "dead" (BAR0 reads all ones, as a card gone from

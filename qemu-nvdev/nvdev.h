@@ -180,11 +180,13 @@ typedef struct NVDevState {
     int n_i2c;
     char *monitor;              /* "default", "none" or an EDID file */
     char *monitor_dvi;          /* on the DVI connector: the same, digital */
+    char *panel;                /* on the LVDS output: "WxH", a file, none */
     char *tv;                   /* what is on the TV encoder's outputs */
     char *fault;                /* injected misbehaviour, for driver tests */
     bool fault_dead, fault_prom;
     int crt_i2c;                /* DCB I2C port of the first CRT */
     int dvi_i2c;                /* ... of the first TMDS output, or -1 */
+    int lvds_i2c;               /* ... of the first LVDS output, or -1 */
 
     /* register trace */
     FILE *trace;
@@ -237,6 +239,7 @@ extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_pci40, nv_unit_ptimer, nv
 uint32_t nv_pmc_intr(NVDevState *s);
 void nv_ptimer_init(NVDevState *s);
 void nv_ptimer_reset(NVDevState *s);
+void nv_pbus_reset(NVDevState *s);
 void nv_ptimer_rebase(NVDevState *s);
 uint64_t nv_ptimer_nvclk_khz(NVDevState *s);
 uint32_t nv_crystal_khz(NVDevState *s);

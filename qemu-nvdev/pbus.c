@@ -1,16 +1,53 @@
 /*
- * nvdev PBUS (0x001000): bus interrupts, debug registers, and the mirror
- * of the PCI configuration space at 0x1800 that pre-NV50 nouveau uses
- * (nvkm/subdev/pci/nv04.c).
+ * nvdev PBUS (0x001000): bus interrupts, debug registers, the mirror of
+ * the PCI configuration space at 0x1800 that pre-NV50 nouveau uses
+ * (nvkm/subdev/pci/nv04.c), and on NV4x the panel backlight's PWM.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
 #include "nvdev.h"
+#include "trace.h"
 
 #define NV_PBUS_INTR_0      0x100
 #define NV_PBUS_INTR_EN_0   0x140
 #define NV_PBUS_PCI_NV_0    0x800   /* config space mirror, 256 bytes */
+
+/*
+ * NV4x: the backlight PWM of a mobile part (nouveau's NV40_PMC_BACKLIGHT):
+ * the duty cycle in 20:16, in 31sts, which nouveau's backlight device
+ * reads and writes; bit 31 turns the PWM output on, as on the NV1x-NV3x
+ * register at 0x10f0 (nvidiafb's backlight), here left to the VBIOS's
+ * panel power scripts.  A board with a panel comes out of POST with it
+ * lit at full duty; one without has nothing on the line and reads 0.
+ */
+#define NV40_PBUS_PWM       0x5f0
+#define   PWM_ENABLE        (1u << 31)
+#define   PWM_DUTY_SHIFT    16
+#define   PWM_DUTY_MASK     (0x1fu << PWM_DUTY_SHIFT)
+
+static bool has_pwm(NVDevState *s)
+{
+    return s->chip->caps & NV_CAP_NV40;
+}
+
+void nv_pbus_reset(NVDevState *s)
+{
+    if (has_pwm(s) && s->lvds_i2c >= 0) {
+        s->pbus_regs[NV40_PBUS_PWM >> 2] = PWM_ENABLE | PWM_DUTY_MASK;
+    }
+}
+
+static void pwm_write(NVDevState *s, uint32_t val)
+{
+    uint32_t old = s->pbus_regs[NV40_PBUS_PWM >> 2];
+
+    s->pbus_regs[NV40_PBUS_PWM >> 2] = val;
+    if ((old ^ val) & (PWM_ENABLE | PWM_DUTY_MASK)) {
+        trace_nvdev_backlight(!!(val & PWM_ENABLE),
+                              (val & PWM_DUTY_MASK) >> PWM_DUTY_SHIFT);
+    }
+}
 
 static uint64_t nv_pbus_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                              unsigned size, bool *unimp)
@@ -27,6 +64,12 @@ static uint64_t nv_pbus_read(NVDevState *s, const NVUnit *u, hwaddr addr,
         return s->pbus_intr;
     case NV_PBUS_INTR_EN_0:
         return s->pbus_intr_en;
+    case NV40_PBUS_PWM:
+        if (!has_pwm(s)) {
+            *unimp = true;
+            return 0;
+        }
+        return s->pbus_regs[addr >> 2];
     default:
         return nv_plain_read(s, s->pbus_regs, u, addr, unimp);
     }
@@ -51,6 +94,13 @@ static void nv_pbus_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PBUS_INTR_EN_0:
         s->pbus_intr_en = val;
         nvdev_update_irq(s);
+        break;
+    case NV40_PBUS_PWM:
+        if (!has_pwm(s)) {
+            *unimp = true;
+            return;
+        }
+        pwm_write(s, val);
         break;
     default:
         nv_plain_write(s, s->pbus_regs, u, addr, val, unimp);

@@ -1,6 +1,11 @@
 """Device basics over qtest: identification from the VBIOS, VRAM size,
 the PROM window and its enable bit, the PCI mirror, unimplemented
-registers flagged in the trace."""
+registers flagged in the trace, the NV4x backlight PWM, the panel
+property."""
+import subprocess
+
+import pytest
+
 from nvdevkit import trace
 
 
@@ -114,3 +119,41 @@ def test_tmds_index_data_protocol(device):
         d.wr32(0x6808b4, 0x55)
         d.wr32(0x6808b0, 1 << 16 | 0x04)        # write disabled: no commit
         assert tmds_read(d, 0x680000, 0, 0x04) == 0x08
+
+
+def test_backlight_pwm_on_a_mobile_nv4x(device):
+    """PBUS 0x15f0 on NV4x: a board with a panel comes out of POST lit at
+    full duty; the register keeps what is written (duty 20:16, enable 31).
+    A desktop NV4x has nothing on the line; before NV40 the register is not
+    there."""
+    with device('nv43-go') as d:
+        assert d.rd32(0x0015f0) == 0x801f0000
+        d.wr32(0x0015f0, 0x000a0000)
+        assert d.rd32(0x0015f0) == 0x000a0000
+    with device('nv43') as d:
+        assert d.rd32(0x0015f0) == 0
+
+
+def test_backlight_pwm_is_nv4x_only(device, tmp_path):
+    with device('nv34', trace=True) as d:
+        d.wr32(0x0015f0, 0x801f0000)
+        assert d.rd32(0x0015f0) == 0
+    header, records = trace.read(str(tmp_path / 'trace.txt'))
+    reads = [r for r in records if r.addr == 0x0015f0 and r.dir == 'R']
+    assert reads and all(r.unimp for r in reads)       # (writes are traced before)
+
+
+@pytest.mark.parametrize('board,props,words', [
+    ('nv43', 'panel=1024x768', ['panel=1024x768', 'no LVDS output']),
+    ('nv43-go', 'panel=100x100', ['100x100', '320x200 to 4095x4095']),
+    ('nv43-go', 'panel=/nonexistent', ['cannot read EDID']),
+])
+def test_bad_panel_is_refused(qemu, board_info, board, props, words):
+    r = subprocess.run([qemu, '-L', '/usr/share/seabios', '-nodefaults',
+                        '-display', 'none', '-machine', 'pc,accel=qtest',
+                        '-device', f'nvdev,vbios={board_info(board).rom},{props}'],
+                       capture_output=True, text=True, timeout=60,
+                       stdin=subprocess.DEVNULL)
+    assert r.returncode == 1, f'QEMU exit {r.returncode}: {r.stderr}'
+    for w in words:
+        assert w in r.stderr, r.stderr

@@ -55,7 +55,8 @@ def commands(records):
 def device_props(header):
     """What was plugged in when the trace was taken (from its header)."""
     f = decode.header_fields(header)
-    return ','.join(f'{k}={f[k]}' for k in ('monitor0', 'monitor1', 'tv') if k in f)
+    return ','.join(f'{k}={f[k]}' for k in ('monitor0', 'monitor1', 'panel', 'tv')
+                    if k in f)
 
 
 def replay(path, board_rom, props=None, qemu=None, limit=None):
