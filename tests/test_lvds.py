@@ -22,7 +22,7 @@ PWM_ENABLE = 1 << 31
 SCRIPT = {0x00: 0x30, 0x01: 0x20, 0x02: 0x70, 0x2b: 0x09}
 # the board's LVDS table: two links from 112 MHz
 DUALLINK_KHZ = 112000
-DRIVERS = ('nouveau',)
+DRIVERS = ('nouveau', 'nvdrm')
 # panel -> (native mode as modetest lists it, dual link?)
 PANELS = {'1024x768': False, '1680x1050': True}
 
@@ -158,3 +158,19 @@ def test_no_panel_ddc_leaves_lvds_disconnected(boot_board, driver):
     assert states['VGA-1']['status'] == 'connected', states
     oops = [l for l in report.lines(b) if 'Oops' in l or 'WARNING' in l or 'BUG' in l]
     assert not oops, '\n'.join(oops)
+
+
+@pytest.mark.parametrize('panel', PANELS)
+def test_nvdrm_programs_what_nouveau_programs(boot_board, panel):
+    got, ref = {}, {}
+    for driver, out in (('nouveau', ref), ('nvdrm', got)):
+        b, records, marks = lvds_boot(boot_board, driver, panel)
+        state = loaded_state(records, marks)
+        head = panel_head(state, int(panel.split('x')[0]))
+        out.update(fp=state.fp_timings(head), ctl=state.fp_control(head),
+                   crtc=state.timings(head), tmds=state.tmds,
+                   khz=state.vpll(head)[3], cr3b=state.cr[head][0x3b],
+                   pwm=state.mmio.get(PWM))
+    khz_ref, khz_got = ref.pop('khz'), got.pop('khz')
+    assert got == ref
+    assert abs(khz_got - khz_ref) / khz_ref < 0.001, (khz_ref, khz_got)

@@ -15,7 +15,7 @@ import pytest
 
 from nvdevkit import build, png, paths, report
 
-BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
+BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go']
 BARS = [(192, 192, 192), (192, 192, 0), (0, 192, 192), (0, 192, 0),
         (192, 0, 192), (192, 0, 0), (0, 0, 192)]
 
@@ -55,6 +55,16 @@ def test_kernel_vbios_parser_agrees_with_libnvbios(boot_board, board_info, board
                               for i, x in enumerate(m.groups())))
     assert plls == [(e['reg'], e['vco1']['min'], e['vco1']['max'], e['vco2']['min'],
                      e['vco2']['max']) for e in vb['pll']['entries']]
+    lvds = [l for l in nvdrm_lines(b) if 'LVDS table' in l]
+    if vb['lvds']['version'] == 0x30:
+        strap = board_info(board).num('strap') >> 16 & 0xf
+        conf, fp = vb['lvds']['records'][strap]
+        assert len(lvds) == 1, lvds
+        assert (f'at 0x{vb["lvds_manufacturer"]:04x}: dual link from '
+                f'{vb["lvds"]["duallink_khz"]} kHz, strap {strap}: conf '
+                f'0x{conf:02x}, fp mode {fp}') in lvds[0], lvds
+    else:
+        assert not lvds, lvds
 
 
 def connector_states(b):
@@ -111,13 +121,20 @@ def test_tv_mode_through_the_ch7006(boot_board):
     assert not oopses(b), '\n'.join(oopses(b))
 
 
-def test_unbind_rebind_reload(boot_board):
-    b = boot_board('nv11-ch7006', driver='nvdrm', cmdline='nvdev.rebind=1 kmemleak=on')
+@pytest.mark.parametrize('board,chipset', [('nv11-ch7006', 'NV11'),
+                                           ('nv43-go', 'NV43')])
+def test_unbind_rebind_reload(boot_board, board, chipset):
+    """nv11-ch7006: the CH7006 slave encoder goes and comes back; nv43-go:
+    the backlight device with the LVDS connector."""
+    b = boot_board(board, driver='nvdrm', cmdline='nvdev.rebind=1 kmemleak=on')
     assert b.report['rebind'] == ['bound-before: 1', 'after-unbind: 0',
                                   'after-bind: 1', 'rmmod: 0', 'modprobe: 0',
                                   'after-reload: 1'], b.report['rebind']
     assert not oopses(b), '\n'.join(oopses(b))
-    probes = [l for l in nvdrm_lines(b) if 'NV11 (BOOT_0' in l]
+    if board == 'nv43-go':
+        assert len(b.report['backlight']) == 1, b.report['backlight']
+        assert sum('backlight nvdrm_bl' in l for l in nvdrm_lines(b)) == 3
+    probes = [l for l in nvdrm_lines(b) if f'{chipset} (BOOT_0' in l]
     assert len(probes) == 3, 'probe, rebind and reload should each identify the chip'
     assert any('kmemleak: Kernel memory leak detector initialized' in l
                for l in report.lines(b)), 'kmemleak is not on'

@@ -4,7 +4,7 @@ import pytest
 
 from nvdevkit import report
 
-BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
+BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go']
 BOARD = 'nv11-ch7006'
 
 

@@ -99,6 +99,7 @@ static const struct nvdrm_family_funcs nv40_family = {
 	.prmvio_per_head = true,
 	.crtc_cfg = 2,
 	.cursor_argb = true,
+	.backlight = &nvdrm_nv40_backlight,
 };
 
 static const struct nvdrm_chip nvdrm_chips[] = {

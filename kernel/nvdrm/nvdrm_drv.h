@@ -37,6 +37,16 @@
 
 struct nvdrm_device;
 struct nvdrm_dcb_output;
+struct nvdrm_output;
+
+/* a panel backlight the chip drives itself */
+struct nvdrm_backlight_funcs {
+	/* whether a backlight is wired up (what POST left lit) */
+	bool (*present)(struct nvdrm_device *ndev);
+	int (*get)(struct nvdrm_device *ndev);
+	void (*set)(struct nvdrm_device *ndev, int level);
+	int max;
+};
 
 /*
  * What differs between chipset families, chosen once at probe from
@@ -67,6 +77,8 @@ struct nvdrm_family_funcs {
 	u32 crtc_cfg;
 	/* the hardware cursor is A8R8G8B8 (NV11 on) rather than A1R5G5B5 */
 	bool cursor_argb;
+	/* the backlight PWM of a mobile part (NV4x), or NULL */
+	const struct nvdrm_backlight_funcs *backlight;
 };
 
 struct nvdrm_chip {
@@ -123,6 +135,18 @@ struct nvdrm_vbios {
 	u16 tmds_table[2];
 	u16 fp_table;		/* flat panel table, or 0 */
 	u8 digital_min_front_porch;
+	bool mobile;		/* the feature byte's bit 4 */
+	/* the LVDS table 3.0 (NV4x mobile parts), or 0, and what the FP
+	 * strap picks in it: the record's conf (bit 0 dual link, bit 1
+	 * 24-bit) and whether it names a VBIOS mode instead of DDC
+	 */
+	u16 lvds_table;
+	u8 fp_strap;
+	u8 lvds_conf;
+	u8 lvds_24bit_mask;	/* EDID panels: 24-bit, by link */
+	u32 lvds_duallink_khz;	/* EDID panels: dual link from */
+	bool fp_no_ddc;
+	u16 fp_mode;		/* that mode's flat panel record, or 0 */
 
 	u8 dcb_version;
 	int n_outputs;
@@ -173,6 +197,14 @@ struct nvdrm_output {
 	 */
 	u32 fp_control;
 	bool shared_ddc;
+	/* LVDS: the panel's native size (from its EDID or the VBIOS), the
+	 * last panel script run (as script << 1 | head, -1 for none: none
+	 * is run twice in a row), the link count of the mode, the backlight
+	 */
+	u16 panel_w, panel_h;
+	int lvds_last;
+	bool dual_link;
+	struct backlight_device *backlight;
 };
 
 struct nvdrm_device {
@@ -252,17 +284,23 @@ bool nvdrm_nv04_dac_load(struct nvdrm_device *ndev,
 bool nvdrm_nv17_dac_load(struct nvdrm_device *ndev,
 			 const struct nvdrm_dcb_output *dcb);
 
-/* nvdrm_dfp.c: TMDS outputs */
+/* nvdrm_dfp.c: TMDS and LVDS outputs */
 void nvdrm_dfp_mode_set(struct nvdrm_output *o, int head,
 			const struct drm_display_mode *m);
 void nvdrm_dfp_enable(struct nvdrm_output *o, int head, int clock);
 void nvdrm_dfp_disable(struct nvdrm_output *o, int head);
+bool nvdrm_fp_mode(struct nvdrm_device *ndev, struct drm_display_mode *m);
 void nvdrm_dfp_release_head(struct nvdrm_device *ndev, int head);
 int nvdrm_dfp_max_clock(const struct nvdrm_output *o);
 
 /* nvdrm_script.c: VBIOS output scripts */
 int nvdrm_script_run(struct nvdrm_device *ndev, u16 offset,
 		     const struct nvdrm_dcb_output *outp, int head);
+
+/* nvdrm_backlight.c */
+extern const struct nvdrm_backlight_funcs nvdrm_nv40_backlight;
+int nvdrm_backlight_register(struct nvdrm_output *o);
+void nvdrm_backlight_unregister(struct nvdrm_output *o);
 
 /* nvdrm_i2c.c */
 int nvdrm_i2c_init(struct nvdrm_device *ndev);

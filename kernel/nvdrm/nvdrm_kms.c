@@ -222,7 +222,7 @@ static void nvdrm_crtc_mode_set_nofb(struct drm_crtc *crtc)
 	struct drm_display_mode *m = &crtc->state->adjusted_mode;
 	int head = to_head(crtc)->index;
 	struct drm_encoder *enc;
-	bool digital = false, tv = false;
+	bool digital = false, tv = false, lvds = false;
 	u32 mask = crtc->state->encoder_mask;
 
 	drm_for_each_encoder_mask(enc, crtc->dev, mask) {
@@ -231,6 +231,7 @@ static void nvdrm_crtc_mode_set_nofb(struct drm_crtc *crtc)
 		if (o->dcb->type == NVDRM_OUTPUT_TMDS ||
 		    o->dcb->type == NVDRM_OUTPUT_LVDS)
 			digital = true;
+		lvds |= o->dcb->type == NVDRM_OUTPUT_LVDS;
 		if (o->dcb->type == NVDRM_OUTPUT_TV)
 			tv = true;
 	}
@@ -246,8 +247,10 @@ static void nvdrm_crtc_mode_set_nofb(struct drm_crtc *crtc)
 	nvdrm_wr_cr(ndev, head, CR_PIXEL, (nvdrm_rd_cr(ndev, head, CR_PIXEL) &
 					   0x7f) | (digital || tv ? 0x80 : 0));
 
-	/* 0x22: a CRT on this head, 0x88 TMDS (the VBIOS reads this) */
-	nvdrm_wr_cr(ndev, head, CR_SCRATCH3, digital ? 0x88 : 0x22);
+	/* 0x22: a CRT on this head, 0x88 TMDS, 0x11 LVDS (the VBIOS reads
+	 * this)
+	 */
+	nvdrm_wr_cr(ndev, head, CR_SCRATCH3, lvds ? 0x11 : digital ? 0x88 : 0x22);
 	if (ndev->chip->funcs->gf4_disp) {
 		nvdrm_wr_cr(ndev, head, CR_53, 0);
 		nvdrm_wr_cr(ndev, head, CR_54, 0);
@@ -677,6 +680,94 @@ static const struct drm_connector_helper_funcs nvdrm_tmds_connector_helper_funcs
 	.mode_valid = nvdrm_tmds_mode_valid,
 };
 
+/* ---- LVDS panels: the native mode only, from the EDID or the VBIOS ----- */
+
+static int nvdrm_lvds_get_modes(struct drm_connector *connector)
+{
+	struct nvdrm_output *o = to_output(connector);
+	struct nvdrm_device *ndev = o->ndev;
+	struct drm_display_mode fp, *m;
+	struct edid *edid = NULL;
+	int n = 0;
+
+	if (o->ddc && !ndev->vbios.fp_no_ddc)
+		edid = drm_get_edid(connector, &o->ddc->adapter);
+	drm_connector_update_edid_property(connector, edid);
+	if (edid) {
+		n = drm_add_edid_modes(connector, edid);
+		kfree(edid);
+	}
+	if (!n && nvdrm_fp_mode(ndev, &fp)) {
+		m = drm_mode_duplicate(connector->dev, &fp);
+		if (m) {
+			drm_mode_probed_add(connector, m);
+			n = 1;
+		}
+	}
+	/* the panel's size: its preferred mode's, else its first's */
+	o->panel_w = 0;
+	o->panel_h = 0;
+	list_for_each_entry(m, &connector->probed_modes, head) {
+		if (!o->panel_w || m->type & DRM_MODE_TYPE_PREFERRED) {
+			o->panel_w = m->hdisplay;
+			o->panel_h = m->vdisplay;
+		}
+		if (m->type & DRM_MODE_TYPE_PREFERRED)
+			break;
+	}
+	return n;
+}
+
+static int nvdrm_lvds_detect(struct drm_connector *connector,
+			     struct drm_modeset_acquire_ctx *ctx, bool force)
+{
+	struct nvdrm_output *o = to_output(connector);
+	struct drm_display_mode fp;
+
+	if (o->ddc && !o->ndev->vbios.fp_no_ddc &&
+	    drm_probe_ddc(&o->ddc->adapter))
+		return connector_status_connected;
+	return nvdrm_fp_mode(o->ndev, &fp) ? connector_status_connected :
+					     connector_status_disconnected;
+}
+
+/* no GPU scaling yet: a panel shows its own resolution only */
+static enum drm_mode_status nvdrm_lvds_mode_valid(struct drm_connector *connector,
+						  struct drm_display_mode *mode)
+{
+	struct nvdrm_output *o = to_output(connector);
+
+	if (mode->hdisplay != o->panel_w || mode->vdisplay != o->panel_h)
+		return MODE_PANEL;
+	return MODE_OK;
+}
+
+static const struct drm_connector_helper_funcs nvdrm_lvds_connector_helper_funcs = {
+	.get_modes = nvdrm_lvds_get_modes,
+	.detect_ctx = nvdrm_lvds_detect,
+	.mode_valid = nvdrm_lvds_mode_valid,
+};
+
+static int nvdrm_lvds_late_register(struct drm_connector *connector)
+{
+	return nvdrm_backlight_register(to_output(connector));
+}
+
+static void nvdrm_lvds_early_unregister(struct drm_connector *connector)
+{
+	nvdrm_backlight_unregister(to_output(connector));
+}
+
+static const struct drm_connector_funcs nvdrm_lvds_connector_funcs = {
+	.reset = drm_atomic_helper_connector_reset,
+	.fill_modes = drm_helper_probe_single_connector_modes,
+	.destroy = drm_connector_cleanup,
+	.atomic_duplicate_state = drm_atomic_helper_connector_duplicate_state,
+	.atomic_destroy_state = drm_atomic_helper_connector_destroy_state,
+	.late_register = nvdrm_lvds_late_register,
+	.early_unregister = nvdrm_lvds_early_unregister,
+};
+
 static const struct drm_connector_funcs nvdrm_connector_funcs = {
 	.reset = drm_atomic_helper_connector_reset,
 	.fill_modes = drm_helper_probe_single_connector_modes,
@@ -940,6 +1031,18 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 		conn_type = DRM_MODE_CONNECTOR_DVID;
 		helpers = &nvdrm_tmds_helper_funcs;
 		break;
+	case NVDRM_OUTPUT_LVDS:
+		if (!ndev->vbios.lvds_table) {
+			/* the scripts of older LVDS tables are not run yet */
+			drm_info(&ndev->drm, "DCB output %d (LVDS): not driven without an LVDS 3.0 table\n",
+				 i);
+			return 0;
+		}
+		enc_type = DRM_MODE_ENCODER_LVDS;
+		conn_type = DRM_MODE_CONNECTOR_LVDS;
+		helpers = &nvdrm_tmds_helper_funcs;
+		o->lvds_last = -1;
+		break;
 	case NVDRM_OUTPUT_TV:
 		if (dcb->location) {
 			ret = nvdrm_tv_init(ndev, o);
@@ -977,13 +1080,27 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 	drm_encoder_helper_add(&o->slave.base, helpers);
 
 	ret = drm_connector_init_with_ddc(&ndev->drm, &o->connector,
+					  dcb->type == NVDRM_OUTPUT_LVDS ?
+					  &nvdrm_lvds_connector_funcs :
 					  &nvdrm_connector_funcs, conn_type,
 					  o->ddc ? &o->ddc->adapter : NULL);
 	if (ret)
 		return ret;
-	drm_connector_helper_add(&o->connector, dcb->type == NVDRM_OUTPUT_TMDS ?
-				 &nvdrm_tmds_connector_helper_funcs :
-				 &nvdrm_connector_helper_funcs);
+	switch (dcb->type) {
+	case NVDRM_OUTPUT_TMDS:
+		drm_connector_helper_add(&o->connector,
+					 &nvdrm_tmds_connector_helper_funcs);
+		break;
+	case NVDRM_OUTPUT_LVDS:
+		/* built in: no hotplug to poll for */
+		drm_connector_helper_add(&o->connector,
+					 &nvdrm_lvds_connector_helper_funcs);
+		goto attach;
+	default:
+		drm_connector_helper_add(&o->connector,
+					 &nvdrm_connector_helper_funcs);
+		break;
+	}
 	o->connector.polled = DRM_CONNECTOR_POLL_CONNECT |
 			      DRM_CONNECTOR_POLL_DISCONNECT;
 attach:

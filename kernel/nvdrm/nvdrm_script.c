@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * nvdrm: the VBIOS init-script opcodes that output scripts use (the TMDS
- * scripts a pixel-clock comparison table points at), run as nouveau's
+ * and LVDS scripts of the output tables), run as nouveau's
  * nvkm/subdev/bios/init.c runs them.  A script is walked once to check
  * that every opcode is one of these and lies inside the image, then run;
  * anything else is refused before a register is touched.
@@ -174,10 +174,17 @@ static void run_op(struct nvdrm_script *s, u32 at)
 	}
 }
 
-/* Registers a script may write: the display engine's, not PMC or PBUS. */
+/*
+ * Registers a script may write: the display engine's, and the one PBUS
+ * register a panel's power scripts use, NV4x's backlight PWM; not the
+ * rest of PMC or PBUS.
+ */
+#define NV40_PBUS_PWM		0x0015f0
+
 static bool reg_ok(u32 reg)
 {
-	return !(reg & 3) && reg >= 0x600000 && reg < 0x700000;
+	return !(reg & 3) && ((reg >= 0x600000 && reg < 0x700000) ||
+			      reg == NV40_PBUS_PWM);
 }
 
 int nvdrm_script_run(struct nvdrm_device *ndev, u16 offset,

@@ -193,6 +193,53 @@ static void parse_bit_digital(struct nvdrm_vbios *vb)
 		vb->fp_table = vb16(vb, t + 2);
 }
 
+/*
+ * The LVDS table 3.0 of an NV4x mobile part (BIT 'L'), as nouveau reads it
+ * (parse_fp_mode_table, nouveau_bios_parse_lvds_table): records by the FP
+ * strap (PEXTDEV_BOOT_0 19:16), each {conf, flat panel mode index}.  A
+ * strap and index of 0xf both mean a panel with an EDID on DDC; otherwise
+ * the index names the panel's mode in the 2.0 flat panel table.
+ */
+static void parse_lvds(struct nvdrm_device *ndev)
+{
+	struct device *dev = &ndev->pdev->dev;
+	struct nvdrm_vbios *vb = &ndev->vbios;
+	u16 t, length, fp = vb->fp_table;
+	u8 version, hdr, len, idx;
+
+	t = bit_entry(vb, 'L', &version, &length);
+	if (!vb->mobile || !t || length < 2 || !vb16(vb, t))
+		return;
+	t = vb16(vb, t);
+	if (vb08(vb, t) != 0x30) {
+		dev_info(dev, "VBIOS: LVDS table version 0x%02x not driven\n",
+			 vb08(vb, t));
+		return;
+	}
+	hdr = vb08(vb, t + 1);
+	len = vb08(vb, t + 2);
+	vb->fp_strap = (nv_rd32(ndev, NV_PEXTDEV_BOOT_0) >> 16) & 0xf;
+	if (hdr < 0x1f || len < 2 || vb->fp_strap >= vb08(vb, t + 3) ||
+	    t + hdr + len * (vb->fp_strap + 1) > vb->size) {
+		dev_warn(dev, "VBIOS: LVDS table at 0x%04x not understood\n", t);
+		return;
+	}
+	vb->lvds_table = t;
+	vb->lvds_24bit_mask = vb08(vb, t + 4);
+	vb->lvds_duallink_khz = vb16(vb, t + 5) * 10;
+	vb->lvds_conf = vb08(vb, t + hdr + len * vb->fp_strap);
+	idx = vb08(vb, t + hdr + len * vb->fp_strap + 1);
+	vb->fp_no_ddc = vb->fp_strap != 0xf || idx != 0xf;
+	if (vb->fp_strap != 0xf && idx != 0xf && fp &&
+	    vb08(vb, fp) == 0x20 && idx < vb08(vb, fp + 3) &&
+	    fp + vb08(vb, fp + 1) + vb08(vb, fp + 2) * (idx + 1) <= vb->size &&
+	    vb08(vb, fp + 2) >= 37)
+		vb->fp_mode = fp + vb08(vb, fp + 1) + vb08(vb, fp + 2) * idx;
+	dev_info(dev, "LVDS table 3.0 at 0x%04x: dual link from %u kHz, strap %u: conf 0x%02x, fp mode %u%s\n",
+		 t, vb->lvds_duallink_khz, vb->fp_strap, vb->lvds_conf, idx,
+		 vb->fp_no_ddc ? "" : ", panel EDID on DDC");
+}
+
 /* DCB 1.5 packs an output differently: decode it as DCB 2.0 fields. */
 static int dcb15_output(struct nvdrm_dcb_output *o)
 {
@@ -462,6 +509,8 @@ int nvdrm_vbios_parse(struct nvdrm_device *ndev)
 			vb->chip_version = vb08(vb, i + 2);
 			vb->major_version = vb08(vb, i + 3);
 		}
+		if (i && length >= 6)
+			vb->mobile = vb08(vb, i + 5) & 0x10;
 		/* the DAC load comparison table: version, header size, then
 		 * the CRT and TV test values
 		 */
@@ -485,6 +534,8 @@ int nvdrm_vbios_parse(struct nvdrm_device *ndev)
 		vb->digital_min_front_porch = 0;
 	else if (vb->fp_table && vb08(vb, vb->fp_table) == 0x20)
 		vb->digital_min_front_porch = vb08(vb, vb->fp_table + 4);
+	if (vb->bit_offset)
+		parse_lvds(ndev);
 	if (ndev->chip->chipset >= 0x10) {
 		ret = parse_dcb(ndev);
 		if (ret)
