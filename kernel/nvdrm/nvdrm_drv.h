@@ -197,6 +197,11 @@ struct nvdrm_output {
 	 */
 	u32 fp_control;
 	bool shared_ddc;
+	/* a DVI-I connector carries an analog and a digital output: the
+	 * first owns the connector and @other is the second; @sink is the
+	 * one the display found there is for
+	 */
+	struct nvdrm_output *other, *sink;
 	/* LVDS: the panel's native size (from its EDID or the VBIOS), the
 	 * last panel script run (as script << 1 | head, -1 for none: none
 	 * is run twice in a row), the link count of the mode, the backlight

@@ -629,20 +629,25 @@ static int nvdrm_connector_get_modes(struct drm_connector *connector)
 	return n;
 }
 
-/* On a DVI-I connector the sink's EDID says whether it is digital. */
+/* Whether the sink on @o's DDC says it is digital: -1 without an EDID. */
+static int nvdrm_edid_digital(struct nvdrm_output *o)
+{
+	struct edid *edid = drm_get_edid(&o->connector, &o->ddc->adapter);
+	int digital;
+
+	if (!edid)
+		return -1;
+	digital = !!(edid->input & DRM_EDID_INPUT_DIGITAL);
+	kfree(edid);
+	return digital;
+}
+
+/* On connectors that share a DDC bus the EDID says whose sink it is. */
 static bool nvdrm_ddc_sink_is(struct nvdrm_output *o)
 {
-	struct edid *edid;
-	bool digital;
-
 	if (!o->shared_ddc)
 		return true;
-	edid = drm_get_edid(&o->connector, &o->ddc->adapter);
-	if (!edid)
-		return false;
-	digital = edid->input & DRM_EDID_INPUT_DIGITAL;
-	kfree(edid);
-	return digital == (o->dcb->type == NVDRM_OUTPUT_TMDS);
+	return nvdrm_edid_digital(o) == (o->dcb->type == NVDRM_OUTPUT_TMDS);
 }
 
 static int nvdrm_connector_detect(struct drm_connector *connector,
@@ -650,16 +655,53 @@ static int nvdrm_connector_detect(struct drm_connector *connector,
 				  bool force)
 {
 	struct nvdrm_output *o = to_output(connector);
+	struct nvdrm_output *analog = o, *digital = o->other;
 
-	if (o->ddc && drm_probe_ddc(&o->ddc->adapter))
-		return nvdrm_ddc_sink_is(o) ? connector_status_connected :
-					      connector_status_disconnected;
-	/* a CRT without DDC still loads its DAC */
-	if (o->dcb->type == NVDRM_OUTPUT_ANALOG &&
-	    o->ndev->chip->funcs->dac_load(o->ndev, o->dcb))
+	if (o->other && o->dcb->type == NVDRM_OUTPUT_TMDS)
+		swap(analog, digital);
+	o->sink = o;
+	if (o->ddc && drm_probe_ddc(&o->ddc->adapter)) {
+		if (!o->other)
+			return nvdrm_ddc_sink_is(o) ?
+			       connector_status_connected :
+			       connector_status_disconnected;
+		/* DVI-I: the EDID's digital bit picks the encoder */
+		o->sink = nvdrm_edid_digital(o) > 0 ? digital : analog;
 		return connector_status_connected;
+	}
+	/* a CRT without DDC still loads its DAC */
+	if (analog->dcb->type == NVDRM_OUTPUT_ANALOG &&
+	    o->ndev->chip->funcs->dac_load(o->ndev, analog->dcb)) {
+		o->sink = analog;
+		return connector_status_connected;
+	}
 	return connector_status_disconnected;
 }
+
+static struct drm_encoder *nvdrm_dvii_best_encoder(struct drm_connector *connector)
+{
+	struct nvdrm_output *o = to_output(connector);
+
+	return &(o->sink ? o->sink : o)->slave.base;
+}
+
+static enum drm_mode_status nvdrm_dvii_mode_valid(struct drm_connector *connector,
+						  struct drm_display_mode *mode)
+{
+	struct nvdrm_output *o = to_output(connector), *sink = o->sink;
+
+	if (sink && sink->dcb->type == NVDRM_OUTPUT_TMDS &&
+	    mode->clock > nvdrm_dfp_max_clock(sink))
+		return MODE_CLOCK_HIGH;
+	return MODE_OK;
+}
+
+static const struct drm_connector_helper_funcs nvdrm_dvii_connector_helper_funcs = {
+	.get_modes = nvdrm_connector_get_modes,
+	.detect_ctx = nvdrm_connector_detect,
+	.best_encoder = nvdrm_dvii_best_encoder,
+	.mode_valid = nvdrm_dvii_mode_valid,
+};
 
 static const struct drm_connector_helper_funcs nvdrm_connector_helper_funcs = {
 	.get_modes = nvdrm_connector_get_modes,
@@ -1001,10 +1043,37 @@ static int nvdrm_tv_init(struct nvdrm_device *ndev, struct nvdrm_output *o)
 	return 0;
 }
 
+static u32 nvdrm_possible_crtcs(struct nvdrm_device *ndev,
+				const struct nvdrm_dcb_output *dcb)
+{
+	u32 crtcs = dcb->heads & GENMASK(ndev->chip->funcs->heads - 1, 0);
+
+	return crtcs ? crtcs : BIT(0);
+}
+
+/* The output already made whose connector @dcb shares (DVI-I), or NULL. */
+static struct nvdrm_output *nvdrm_connector_owner(struct nvdrm_device *ndev,
+						  const struct nvdrm_dcb_output *dcb)
+{
+	int k;
+
+	for (k = 0; k < ndev->n_outputs; k++) {
+		struct nvdrm_output *o = &ndev->outputs[k];
+
+		if (o->dcb->connector == dcb->connector && !o->other &&
+		    o->dcb->type != dcb->type &&
+		    (o->dcb->type == NVDRM_OUTPUT_ANALOG ||
+		     o->dcb->type == NVDRM_OUTPUT_TMDS))
+			return o;
+	}
+	return NULL;
+}
+
 static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 			     const struct nvdrm_dcb_output *dcb)
 {
 	struct nvdrm_output *o = &ndev->outputs[ndev->n_outputs];
+	struct nvdrm_output *owner;
 	const struct drm_encoder_helper_funcs *helpers =
 		&nvdrm_encoder_helper_funcs;
 	int enc_type, conn_type, ret, j;
@@ -1079,6 +1148,17 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 		return ret;
 	drm_encoder_helper_add(&o->slave.base, helpers);
 
+	/* the second half of a DVI-I connector joins the first's */
+	owner = conn_type == DRM_MODE_CONNECTOR_DVII ?
+		nvdrm_connector_owner(ndev, dcb) : NULL;
+	if (owner) {
+		owner->other = o;
+		o->slave.base.possible_crtcs = nvdrm_possible_crtcs(ndev, dcb);
+		ndev->n_outputs++;
+		return drm_connector_attach_encoder(&owner->connector,
+						    &o->slave.base);
+	}
+
 	ret = drm_connector_init_with_ddc(&ndev->drm, &o->connector,
 					  dcb->type == NVDRM_OUTPUT_LVDS ?
 					  &nvdrm_lvds_connector_funcs :
@@ -1086,7 +1166,11 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 					  o->ddc ? &o->ddc->adapter : NULL);
 	if (ret)
 		return ret;
-	switch (dcb->type) {
+	switch (conn_type == DRM_MODE_CONNECTOR_DVII ? -1 : dcb->type) {
+	case -1:
+		drm_connector_helper_add(&o->connector,
+					 &nvdrm_dvii_connector_helper_funcs);
+		break;
 	case NVDRM_OUTPUT_TMDS:
 		drm_connector_helper_add(&o->connector,
 					 &nvdrm_tmds_connector_helper_funcs);
@@ -1104,10 +1188,7 @@ static int nvdrm_output_init(struct nvdrm_device *ndev, int i,
 	o->connector.polled = DRM_CONNECTOR_POLL_CONNECT |
 			      DRM_CONNECTOR_POLL_DISCONNECT;
 attach:
-	o->slave.base.possible_crtcs = dcb->heads &
-				       GENMASK(ndev->chip->funcs->heads - 1, 0);
-	if (!o->slave.base.possible_crtcs)
-		o->slave.base.possible_crtcs = BIT(0);
+	o->slave.base.possible_crtcs = nvdrm_possible_crtcs(ndev, dcb);
 	ndev->n_outputs++;
 	return drm_connector_attach_encoder(&o->connector, &o->slave.base);
 }
