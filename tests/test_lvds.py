@@ -174,3 +174,53 @@ def test_nvdrm_programs_what_nouveau_programs(boot_board, panel):
     khz_ref, khz_got = ref.pop('khz'), got.pop('khz')
     assert got == ref
     assert abs(khz_got - khz_ref) / khz_ref < 0.001, (khz_ref, khz_got)
+
+
+# nv43-go-strap: FP strap 1, record 1 (one link, 24-bit), the VBIOS's mode 1
+STRAP_MODE = (71000, (1280, 1328, 1360, 1440), (800, 803, 809, 823))
+
+
+def strap_boot(boot_board, driver):
+    b = boot_board('nv43-go-strap', driver=driver, screendumps=True,
+                   cmdline=f'nouveau.noaccel=1 nvdev.modetest=-M,{driver},-s,LVDS-1:1280x800',
+                   monitor0='none', panel='none')
+    marks = {}
+    _, records = trace.read(b.trace_path, marks)
+    assert 'after-driver' in marks and 'modetest' in marks, b.report['modetest']
+    return b, loaded_state(records, marks)
+
+
+@pytest.mark.parametrize('driver', DRIVERS)
+def test_a_strapped_panel_gets_the_vbios_mode(boot_board, driver):
+    b, state = strap_boot(boot_board, driver)
+    lvds = next(c for c in b.report['drm'] if c['name'].endswith('LVDS-1'))
+    assert lvds['status'] == 'connected' and lvds['modes'][0] == '1280x800', lvds
+    assert lvds['edid_bytes'] == 0                 # no DDC asked
+    clock, h, v = STRAP_MODE
+    head = panel_head(state, h[0])
+    fp = state.fp_timings(head)
+    assert (fp.hdisplay_end + 1, fp.hsync_start + 1, fp.hsync_end + 1,
+            fp.htotal + 1) == h
+    assert (fp.vdisplay_end + 1, fp.vsync_start + 1, fp.vsync_end + 1,
+            fp.vtotal + 1) == v
+    ctl = state.fp_control(head)
+    assert ctl & 0x10 and not ctl & 0x1, hex(ctl)     # +hsync, -vsync
+    assert not ctl & 0x80000000, hex(ctl)             # one link
+    assert {k: state.tmds[(0, 0)].get(k) for k in SCRIPT} == SCRIPT
+    assert abs(state.vpll(head)[3] - clock) / clock < 0.005
+    img = png.read(os.path.join(b.outdir, 'modetest.png' if head == 0
+                                else 'modetest-headb.png'))
+    assert (img.width, img.height) == (1280, 800)
+    assert img.pixel(1280 // 14, 200) == BARS[0]
+    if driver == 'nouveau':
+        assert any('BIOS FP mode: 1280x800 (71000kHz pixel clock)' in l
+                   for l in report.lines(b))
+
+
+def test_nvdrm_sets_a_strapped_panel_as_nouveau_does(boot_board):
+    (_, ref), (_, got) = (strap_boot(boot_board, d) for d in ('nouveau', 'nvdrm'))
+    h_ref, h_got = panel_head(ref, 1280), panel_head(got, 1280)
+    assert got.fp_timings(h_got) == ref.fp_timings(h_ref)
+    assert got.fp_control(h_got) == ref.fp_control(h_ref)
+    assert got.timings(h_got) == ref.timings(h_ref)
+    assert got.tmds == ref.tmds

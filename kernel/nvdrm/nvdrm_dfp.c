@@ -121,12 +121,22 @@ static u16 tmds_script(struct nvdrm_device *ndev,
 
 enum lvds_script { LVDS_RESET = 2, LVDS_PANEL_ON = 5, LVDS_PANEL_OFF = 6 };
 
-/* two links: what the strap's record says, for an EDID panel the clock */
+/*
+ * Two links from the table's transition clock: nouveau goes by the clock
+ * on NV4x whatever the strap's record says (nouveau_bios_parse_lvds_table),
+ * and the reset script it picks must match what the panel is sent.
+ */
 static bool lvds_dual_link(const struct nvdrm_vbios *vb, int clock)
 {
-	if (vb->fp_no_ddc)
-		return vb->lvds_conf & 1;
 	return clock >= vb->lvds_duallink_khz;
+}
+
+/* the DCB says the strap's record describes the panel (before DCB 2.2
+ * always so)
+ */
+static bool lvds_strapped(struct nvdrm_output *o)
+{
+	return o->ndev->vbios.dcb_version < 0x22 || o->dcb->conf & 1;
 }
 
 /*
@@ -147,7 +157,7 @@ static u16 lvds_script(struct nvdrm_output *o, enum lvds_script which,
 	case LVDS_PANEL_OFF:
 		return vb16_at(vb, t + 11 + 2 * set);
 	case LVDS_RESET:
-		if (vb->fp_no_ddc)
+		if (lvds_strapped(o))
 			is24 = vb->lvds_conf & 2;
 		else
 			is24 = vb->lvds_24bit_mask &

@@ -106,6 +106,7 @@ static void test_all_boards(void)
         { "nv34.ini", 0x0322, 0x00, 0x30, 0x21, 2, 4 },     /* BIT: no BMP */
         { "nv43.ini", 0x0141, 0x00, 0x30, 0x21, 3, 4 },
         { "nv43-go.ini", 0x0144, 0x00, 0x30, 0x21, 2, 4 },
+        { "nv43-go-strap.ini", 0x0144, 0x00, 0x30, 0x21, 2, 4 },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(boards); i++) {
         GByteArray *rom = build_board(boards[i].ini);
