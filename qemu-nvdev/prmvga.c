@@ -31,15 +31,32 @@ static uint8_t *cr_index(NVDevState *s, int head)
     return head ? &s->crb_index : &s->vga.cr_index;
 }
 
+/*
+ * The extended registers' lock (CR1F): NV11's heads have one each unless
+ * PBUS_DEBUG_1 bit 28 ties them; the later two-head chips have one for
+ * both (nouveau's NVLockVgaCrtcs writes head B's only on NV11).
+ */
+#define NV_PBUS_DEBUG_1         0x084
+#define PBUS_DEBUG_1_HEADS_TIED (1u << 28)
+
+static bool *ext_lock(NVDevState *s, int head)
+{
+    bool own = head && s->chip->chipset == 0x11 &&
+               !(s->pbus_regs[NV_PBUS_DEBUG_1 >> 2] & PBUS_DEBUG_1_HEADS_TIED);
+
+    return &s->ext_unlocked[own ? 1 : 0];
+}
+
 static uint8_t nv_crtc_read(NVDevState *s, int head)
 {
     uint8_t *cr = cr_file(s, head);
     uint8_t idx = *cr_index(s, head);
+    bool unlocked = *ext_lock(s, head);
 
     if (idx == NV_CIO_SR_LOCK) {
-        return s->ext_unlocked[head] ? 0x03 : 0x00;
+        return unlocked ? 0x03 : 0x00;
     }
-    if (idx > VGA_CR_LAST_STD && !s->ext_unlocked[head]) {
+    if (idx > VGA_CR_LAST_STD && !unlocked) {
         return 0x00;
     }
     if (!head && idx > VGA_CR_LAST_STD) {
@@ -58,14 +75,14 @@ static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
 
     if (idx == NV_CIO_SR_LOCK) {
         if (val == NV_CIO_SR_UNLOCK_RW) {
-            s->ext_unlocked[head] = true;
+            *ext_lock(s, head) = true;
         } else if (val == NV_CIO_SR_LOCK_VAL) {
-            s->ext_unlocked[head] = false;
+            *ext_lock(s, head) = false;
         }
         return;
     }
     if (idx > VGA_CR_LAST_STD) {
-        if (s->ext_unlocked[head]) {
+        if (*ext_lock(s, head)) {
             cr[idx] = val;
             if (!head) {
                 nv_i2c_drive(s, idx, val);

@@ -104,18 +104,53 @@ static unsigned bit(uint8_t v, int n)
  * its VPLL's pixel clock.  False while the head is not in an extended mode
  * or its clock is not set up.
  */
+#define NV_PRAMDAC_VPLL_COEFF   0x508
+#define NV_PRAMDAC_VPLL2_COEFF  0x520
+#define NV31_PRAMDAC_VPLL_B     0x578
+#define NV31_PRAMDAC_VPLL2_B    0x57c
+#define VPLL_B_VCO2_ENABLE      (1u << 31)
+#define VPLL_B_SINGLE_STAGE     0x011f  /* what NVIDIA's drivers write */
+
+/*
+ * A head's pixel clock in Hz: crystal * N / M >> P, on chips with the
+ * second register times N2 / M2 while that stage is on (nouveau's
+ * nouveau_hw_decode_pll); 0 if unprogrammed.
+ */
+static uint64_t vpll_hz(NVDevState *s, int head)
+{
+    const uint32_t *r = s->pramdac_regs[0];
+    uint32_t a = r[(head ? NV_PRAMDAC_VPLL2_COEFF : NV_PRAMDAC_VPLL_COEFF) >> 2];
+    uint32_t m = a & 0xff, n = (a >> 8) & 0xff, p = (a >> 16) & 7;
+    uint64_t hz = (uint64_t)nv_crystal_khz(s) * 1000;
+
+    if (!m || !n) {
+        return 0;
+    }
+    hz = hz * n / m;
+    if (s->chip->caps & NV_CAP_TWO_REG_PLL) {
+        uint32_t b = r[(head ? NV31_PRAMDAC_VPLL2_B : NV31_PRAMDAC_VPLL_B) >> 2];
+        uint32_t m2 = b & 0xff, n2 = (b >> 8) & 0xff;
+
+        if ((b & VPLL_B_VCO2_ENABLE) && (b & 0xffff) != VPLL_B_SINGLE_STAGE) {
+            if (!m2 || !n2) {
+                return 0;
+            }
+            hz = hz * n2 / m2;
+        }
+    }
+    return hz >> p;
+}
+
 bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
                    uint32_t *vtotal, uint32_t *vdisplay)
 {
     const uint8_t *cr = head ? s->crb : s->vga.cr;
-    uint32_t vpll = s->pramdac_regs[0][(head ? 0x520 : 0x508) >> 2];
-    uint32_t m = vpll & 0xff, n = (vpll >> 8) & 0xff, p = (vpll >> 16) & 7;
-    uint64_t khz, htotal;
+    uint64_t hz, htotal;
 
-    if (!(cr[NV_CIO_CRE_PIXEL_INDEX] & 3) || !m || !n) {
+    if (!(cr[NV_CIO_CRE_PIXEL_INDEX] & 3)) {
         return false;
     }
-    khz = (uint64_t)nv_crystal_khz(s) * n / m >> p;
+    hz = vpll_hz(s, head);
     htotal = ((cr[0x00] | bit(cr[NV_CIO_CRE_HEB_INDEX], 0) << 8) + 5) * 8;
     *vtotal = (cr[0x06] | bit(cr[0x07], 0) << 8 | bit(cr[0x07], 5) << 9 |
                bit(cr[NV_CIO_CRE_LSR_INDEX], 0) << 10 |
@@ -123,10 +158,10 @@ bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
     *vdisplay = (cr[0x12] | bit(cr[0x07], 1) << 8 | bit(cr[0x07], 6) << 9 |
                  bit(cr[NV_CIO_CRE_LSR_INDEX], 1) << 10 |
                  bit(cr[NV_CIO_CRE_EBR_INDEX], 2) << 11) + 1;
-    if (!khz || *vdisplay >= *vtotal) {
+    if (!hz || *vdisplay >= *vtotal) {
         return false;
     }
-    *frame_ns = htotal * *vtotal * 1000000 / khz;
+    *frame_ns = htotal * *vtotal * NANOSECONDS_PER_SECOND / hz;
     return *frame_ns > 0;
 }
 

@@ -1,5 +1,6 @@
 """Drive the device with no guest, over QEMU's qtest protocol, using the
 QEMU source tree's own python/qemu QEMUQtestMachine."""
+import shutil
 import sys
 import tempfile
 
@@ -42,7 +43,10 @@ class NVDevQtest:
         return self
 
     def __exit__(self, *exc):
-        self.vm.shutdown()
+        try:
+            self.vm.shutdown()
+        finally:
+            shutil.rmtree(self.tmp, ignore_errors=True)
 
     def q(self, cmd):
         return self.vm.qtest(cmd)
