@@ -1,5 +1,5 @@
 """The guest's initramfs: busybox, the init script, the kernel modules and
-modetest with its libraries, written as a deterministic newc cpio."""
+libdrm's test tools with their libraries, written as a deterministic newc cpio."""
 import glob
 import os
 import shutil
@@ -10,7 +10,8 @@ from . import paths
 
 INIT = paths.repo('harness', 'guest', 'init')
 BUSYBOX = '/bin/busybox'
-MODETEST = '/usr/bin/modetest'
+# libdrm-tests: mode setting, and vblank waits
+DRM_TOOLS = ('/usr/bin/modetest', '/usr/bin/vbltest')
 
 
 class Cpio:
@@ -81,8 +82,8 @@ def build(modroot, extra_key=''):
               'extra:' + extra_key]
     inputs += sorted(glob.glob(os.path.join(modroot, 'lib', 'modules', '*',
                                             'modules.dep')))
-    if os.path.exists(MODETEST):
-        inputs.append(MODETEST)
+    tools = [t for t in DRM_TOOLS if os.path.exists(t)]
+    inputs += tools
     out = paths.cache('initramfs', f'initramfs-{paths.digest(*inputs)}.cpio')
     if os.path.exists(out):
         return out
@@ -97,10 +98,12 @@ def build(modroot, extra_key=''):
         c.symlink('bin/sh', 'busybox')
         # the kernel's request_module() runs /sbin/modprobe
         c.symlink('sbin/modprobe', '/bin/busybox')
-        if os.path.exists(MODETEST):
-            c.file('bin/modetest', _read(MODETEST), 0o755)
-            for lib in shared_libs(MODETEST):
-                c.file(lib, _read(os.path.realpath(lib)), 0o755)
+        libs = []
+        for tool in tools:
+            c.file('bin/' + os.path.basename(tool), _read(tool), 0o755)
+            libs += [lib for lib in shared_libs(tool) if lib not in libs]
+        for lib in libs:
+            c.file(lib, _read(os.path.realpath(lib)), 0o755)
         for root, dirs, files in os.walk(modroot):
             dirs.sort()
             rel = os.path.relpath(root, modroot)

@@ -2,7 +2,7 @@
 /*
  * nvdrm: PCI probe and the DRM device.  Identify the chip and its memory,
  * load and parse the VBIOS, then a KMS device over GEM VRAM buffers with
- * fbdev emulation.
+ * fbdev emulation and vblank interrupts.
  */
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -119,14 +119,19 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = nvdrm_kms_init(ndev, cursors);
 	if (ret)
 		goto err_i2c;
+	ret = nvdrm_irq_init(ndev);
+	if (ret)
+		goto err_poll;
 
 	pci_set_drvdata(pdev, ndev);
 	ret = drm_dev_register(&ndev->drm, 0);
 	if (ret)
-		goto err_poll;
+		goto err_irq;
 	drm_fbdev_generic_setup(&ndev->drm, 32);
 	return 0;
 
+err_irq:
+	nvdrm_irq_fini(ndev);
 err_poll:
 	drm_kms_helper_poll_fini(&ndev->drm);
 	nvdrm_kms_fini(ndev);
@@ -142,6 +147,7 @@ static void nvdrm_remove(struct pci_dev *pdev)
 	drm_dev_unplug(&ndev->drm);
 	drm_kms_helper_poll_fini(&ndev->drm);
 	drm_atomic_helper_shutdown(&ndev->drm);
+	nvdrm_irq_fini(ndev);
 	nvdrm_kms_fini(ndev);
 	nvdrm_i2c_fini(ndev);
 }

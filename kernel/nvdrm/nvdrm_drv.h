@@ -231,6 +231,11 @@ struct nvdrm_device {
 
 #define to_nvdrm(d) container_of(d, struct nvdrm_device, drm)
 
+static inline struct nvdrm_head *to_head(struct drm_crtc *crtc)
+{
+	return container_of(crtc, struct nvdrm_head, crtc);
+}
+
 static inline u32 nv_rd32(struct nvdrm_device *ndev, u32 reg)
 {
 	return ioread32(ndev->mmio + reg);
@@ -310,6 +315,15 @@ void nvdrm_backlight_unregister(struct nvdrm_output *o);
 /* nvdrm_i2c.c */
 int nvdrm_i2c_init(struct nvdrm_device *ndev);
 void nvdrm_i2c_fini(struct nvdrm_device *ndev);
+
+/* nvdrm_irq.c: the interrupt, vblank */
+int nvdrm_irq_init(struct nvdrm_device *ndev);
+void nvdrm_irq_fini(struct nvdrm_device *ndev);
+int nvdrm_enable_vblank(struct drm_crtc *crtc);
+void nvdrm_disable_vblank(struct drm_crtc *crtc);
+bool nvdrm_scanout_position(struct drm_crtc *crtc, bool in_vblank_irq,
+			    int *vpos, int *hpos, ktime_t *stime,
+			    ktime_t *etime, const struct drm_display_mode *mode);
 
 /* nvdrm_kms.c */
 int nvdrm_kms_init(struct nvdrm_device *ndev, u64 cursor_vram);

@@ -62,11 +62,6 @@ static const u32 nvdrm_formats[] = {
 	DRM_FORMAT_RGB565,
 };
 
-static struct nvdrm_head *to_head(struct drm_crtc *crtc)
-{
-	return container_of(crtc, struct nvdrm_head, crtc);
-}
-
 static struct nvdrm_output *to_output(struct drm_connector *c)
 {
 	return container_of(c, struct nvdrm_output, connector);
@@ -299,16 +294,31 @@ static void nvdrm_crtc_atomic_flush(struct drm_crtc *crtc,
 	const struct drm_color_lut *lut = NULL;
 	int i;
 
-	if (!cs->color_mgmt_changed && !drm_atomic_crtc_needs_modeset(cs))
-		return;
-	if (cs->gamma_lut)
-		lut = cs->gamma_lut->data;
-	nv_wr08(ndev, dio + VGA_PEL_MASK, 0xff);
-	nv_wr08(ndev, dio + VGA_PEL_IW, 0);
-	for (i = 0; i < 256; i++) {
-		nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].red >> 8 : i);
-		nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].green >> 8 : i);
-		nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].blue >> 8 : i);
+	if (cs->color_mgmt_changed || drm_atomic_crtc_needs_modeset(cs)) {
+		if (cs->gamma_lut)
+			lut = cs->gamma_lut->data;
+		nv_wr08(ndev, dio + VGA_PEL_MASK, 0xff);
+		nv_wr08(ndev, dio + VGA_PEL_IW, 0);
+		for (i = 0; i < 256; i++) {
+			nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].red >> 8 : i);
+			nv_wr08(ndev, dio + VGA_PEL_D,
+				lut ? lut[i].green >> 8 : i);
+			nv_wr08(ndev, dio + VGA_PEL_D, lut ? lut[i].blue >> 8 : i);
+		}
+	}
+
+	/*
+	 * The start address written by the plane is latched at the next
+	 * vblank: that is when the commit is done, for a head that runs.
+	 */
+	if (cs->event) {
+		spin_lock_irq(&crtc->dev->event_lock);
+		if (cs->active && drm_crtc_vblank_get(crtc) == 0)
+			drm_crtc_arm_vblank_event(crtc, cs->event);
+		else
+			drm_crtc_send_vblank_event(crtc, cs->event);
+		spin_unlock_irq(&crtc->dev->event_lock);
+		cs->event = NULL;
 	}
 }
 
@@ -316,11 +326,13 @@ static void nvdrm_crtc_atomic_enable(struct drm_crtc *crtc,
 				     struct drm_atomic_state *state)
 {
 	nvdrm_crtc_dpms(to_nvdrm(crtc->dev), to_head(crtc)->index, true);
+	drm_crtc_vblank_on(crtc);
 }
 
 static void nvdrm_crtc_atomic_disable(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
 {
+	drm_crtc_vblank_off(crtc);
 	nvdrm_crtc_dpms(to_nvdrm(crtc->dev), to_head(crtc)->index, false);
 }
 
@@ -331,6 +343,7 @@ static const struct drm_crtc_helper_funcs nvdrm_crtc_helper_funcs = {
 	.atomic_flush = nvdrm_crtc_atomic_flush,
 	.atomic_enable = nvdrm_crtc_atomic_enable,
 	.atomic_disable = nvdrm_crtc_atomic_disable,
+	.get_scanout_position = nvdrm_scanout_position,
 };
 
 static const struct drm_crtc_funcs nvdrm_crtc_funcs = {
@@ -340,6 +353,9 @@ static const struct drm_crtc_funcs nvdrm_crtc_funcs = {
 	.page_flip = drm_atomic_helper_page_flip,
 	.atomic_duplicate_state = drm_atomic_helper_crtc_duplicate_state,
 	.atomic_destroy_state = drm_atomic_helper_crtc_destroy_state,
+	.enable_vblank = nvdrm_enable_vblank,
+	.disable_vblank = nvdrm_disable_vblank,
+	.get_vblank_timestamp = drm_crtc_vblank_helper_get_vblank_timestamp,
 };
 
 /* ---- primary plane ------------------------------------------------------ */
