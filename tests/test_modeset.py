@@ -92,3 +92,40 @@ def test_nvdrm_programs_what_nouveau_programs(boot_board, board, mode):
     nv, dv = ns.vpll(0)[3], ds.vpll(0)[3]
     assert abs(dv - nv) / nv < 0.001, (f'nvdrm VPLL {ds.vpll(0)} {dv:.0f} kHz, '
                                        f'nouveau {ns.vpll(0)} {nv:.0f} kHz')
+
+
+def fifo_arb(state, head=0):
+    c = state.cr[head]
+    return {'burst CR1B': c[0x1b], 'lwm CR20': c[0x20], 'lwm CR47': c[0x47]}
+
+
+@pytest.mark.parametrize('board,mode', [(b, m) for b in BOARDS for m in MODES])
+def test_nvdrm_sets_the_fifo_arbitration_nouveau_sets(boot_board, board, mode):
+    """The scanout FIFO's burst and watermark follow the pixel clock, the
+    depth and the memory's clocks (NV04, NV1x) or are fixed (NV20 on)."""
+    _, _, ns = boot_modetest(boot_board, board, mode, 'nouveau')
+    _, _, ds = boot_modetest(boot_board, board, mode, 'nvdrm')
+    assert fifo_arb(ds)['lwm CR20'], 'nvdrm left the FIFO watermark at 0'
+    assert fifo_arb(ds) == fifo_arb(ns)
+
+
+@pytest.mark.parametrize('board', ('nv11-ch7006',))
+def test_a_16_bit_mode_drains_the_fifo_slower(boot_board, board):
+    """At 16 bpp the scanout drains half the bytes: the NV1x watermark
+    drops, with both drivers alike.  (NV04's sits at its 384-byte floor
+    for both depths at 1024x768 with this board's memory timings.)"""
+    states = {}
+    for driver in ('nouveau', 'nvdrm'):
+        b = boot_board(board, driver=driver, screendumps=True,
+                       cmdline=f'nouveau.noaccel=1 nvdev.modetest=-M,{driver},'
+                               f'-s,VGA-1:1024x768@RG16')
+        marks = {}
+        header, records = trace.read(b.trace_path, marks)
+        assert 'modetest' in marks
+        chipset = header.split('chipset=')[1].split()[0]
+        states[driver] = display.DisplayState.replay(records, until=marks['modetest'],
+                                                     chipset=chipset)
+        assert states[driver].bpp(0) == 16
+    assert fifo_arb(states['nvdrm']) == fifo_arb(states['nouveau'])
+    _, _, s32 = boot_modetest(boot_board, board, '1024x768', 'nvdrm')
+    assert fifo_arb(states['nvdrm'])['lwm CR20'] < fifo_arb(s32)['lwm CR20']

@@ -49,6 +49,7 @@ static const struct nvdrm_family_funcs nv04_family = {
 	.heads = 1,
 	.crtc_cfg = 4,		/* START_ADDRESS_HSYNC, NV04 encoding */
 	.dac_load = nvdrm_nv04_dac_load,
+	.arb = &nvdrm_nv04_arb,
 };
 
 static const struct nvdrm_family_funcs nv10_family = {
@@ -57,6 +58,17 @@ static const struct nvdrm_family_funcs nv10_family = {
 	.heads = 1,
 	.crtc_cfg = 2,
 	.dac_load = nvdrm_nv04_dac_load,
+	.arb = &nvdrm_nv10_arb,
+};
+
+/* NV20: an NV10 display with NV20's 2 KiB scanout FIFO */
+static const struct nvdrm_family_funcs nv20_family = {
+	.name = "NV20",
+	.vram = nv10_vram,
+	.heads = 1,
+	.crtc_cfg = 2,
+	.dac_load = nvdrm_nv04_dac_load,
+	.arb = &nvdrm_nv20_arb,
 };
 
 static const struct nvdrm_family_funcs nv11_family = {
@@ -66,6 +78,7 @@ static const struct nvdrm_family_funcs nv11_family = {
 	.crtc_cfg = 2,
 	.dac_load = nvdrm_nv04_dac_load,
 	.cursor_argb = true,
+	.arb = &nvdrm_nv10_arb,
 };
 
 static const struct nvdrm_family_funcs nv17_family = {
@@ -76,6 +89,19 @@ static const struct nvdrm_family_funcs nv17_family = {
 	.dac_load = nvdrm_nv17_dac_load,
 	.crtc_cfg = 2,
 	.cursor_argb = true,
+	.arb = &nvdrm_nv10_arb,
+};
+
+/* NV25 to NV35 but NV31: the NV17 display, NV20's scanout FIFO */
+static const struct nvdrm_family_funcs nv25_family = {
+	.name = "NV25",
+	.vram = nv10_vram,
+	.heads = 2,
+	.gf4_disp = true,
+	.dac_load = nvdrm_nv17_dac_load,
+	.crtc_cfg = 2,
+	.cursor_argb = true,
+	.arb = &nvdrm_nv20_arb,
 };
 
 static const struct nvdrm_family_funcs nv31_family = {
@@ -87,6 +113,7 @@ static const struct nvdrm_family_funcs nv31_family = {
 	.two_reg_pll = true,
 	.crtc_cfg = 2,
 	.cursor_argb = true,
+	.arb = &nvdrm_nv20_arb,
 };
 
 static const struct nvdrm_family_funcs nv40_family = {
@@ -100,6 +127,7 @@ static const struct nvdrm_family_funcs nv40_family = {
 	.crtc_cfg = 2,
 	.cursor_argb = true,
 	.backlight = &nvdrm_nv40_backlight,
+	.arb = &nvdrm_nv20_arb,
 };
 
 static const struct nvdrm_chip nvdrm_chips[] = {
@@ -110,13 +138,13 @@ static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x15, "NV15", &nv10_family },
 	{ 0x17, "NV17", &nv17_family },
 	{ 0x18, "NV18", &nv17_family },
-	{ 0x20, "NV20", &nv10_family },
-	{ 0x25, "NV25", &nv17_family },
-	{ 0x28, "NV28", &nv17_family },
-	{ 0x30, "NV30", &nv17_family },
+	{ 0x20, "NV20", &nv20_family },
+	{ 0x25, "NV25", &nv25_family },
+	{ 0x28, "NV28", &nv25_family },
+	{ 0x30, "NV30", &nv25_family },
 	{ 0x31, "NV31", &nv31_family },
-	{ 0x34, "NV34", &nv17_family },
-	{ 0x35, "NV35", &nv17_family },
+	{ 0x34, "NV34", &nv25_family },
+	{ 0x35, "NV35", &nv25_family },
 	{ 0x36, "NV36", &nv31_family },
 	{ 0x40, "NV40", &nv40_family },
 	{ 0x41, "NV41", &nv40_family },

@@ -48,6 +48,20 @@ struct nvdrm_backlight_funcs {
 	int max;
 };
 
+/* the CRTC FIFO's burst (CR1B) and low watermark (CR20, CR47) */
+struct nvdrm_fifo_arb {
+	u8 burst;
+	u16 lwm;
+};
+
+struct nvdrm_arb_funcs {
+	/* for a mode of @clock kHz scanning out @bpp bits per pixel */
+	void (*calc)(struct nvdrm_device *ndev, int clock, int bpp,
+		     struct nvdrm_fifo_arb *arb);
+	/* the watermark's bits 10:8 in CR47 (NV20 on) */
+	bool lwm_cr47;
+};
+
 /*
  * What differs between chipset families, chosen once at probe from
  * BOOT_0 (as nvkm does with its per-chipset constructors).
@@ -79,6 +93,7 @@ struct nvdrm_family_funcs {
 	bool cursor_argb;
 	/* the backlight PWM of a mobile part (NV4x), or NULL */
 	const struct nvdrm_backlight_funcs *backlight;
+	const struct nvdrm_arb_funcs *arb;
 };
 
 struct nvdrm_chip {
@@ -315,6 +330,11 @@ void nvdrm_backlight_unregister(struct nvdrm_output *o);
 /* nvdrm_i2c.c */
 int nvdrm_i2c_init(struct nvdrm_device *ndev);
 void nvdrm_i2c_fini(struct nvdrm_device *ndev);
+
+/* nvdrm_arb.c: CRTC FIFO arbitration by chip generation */
+extern const struct nvdrm_arb_funcs nvdrm_nv04_arb;
+extern const struct nvdrm_arb_funcs nvdrm_nv10_arb;
+extern const struct nvdrm_arb_funcs nvdrm_nv20_arb;
 
 /* nvdrm_irq.c: the interrupt, vblank */
 int nvdrm_irq_init(struct nvdrm_device *ndev);

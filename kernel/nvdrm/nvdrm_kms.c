@@ -360,6 +360,24 @@ static const struct drm_crtc_funcs nvdrm_crtc_funcs = {
 
 /* ---- primary plane ------------------------------------------------------ */
 
+#define CR_FF			0x1b	/* FIFO burst */
+#define CR_FFLWM		0x20	/* FIFO low watermark 7:0 */
+#define CR_47			0x47	/* and its 10:8 */
+
+/* The scanout FIFO's arbitration for the mode and the pixel depth. */
+static void nvdrm_fifo_arb(struct nvdrm_device *ndev, int head,
+			   const struct drm_display_mode *mode, int bpp)
+{
+	const struct nvdrm_arb_funcs *arb = ndev->chip->funcs->arb;
+	struct nvdrm_fifo_arb v;
+
+	arb->calc(ndev, mode->clock, bpp, &v);
+	nvdrm_wr_cr(ndev, head, CR_FF, v.burst);
+	nvdrm_wr_cr(ndev, head, CR_FFLWM, v.lwm & 0xff);
+	if (arb->lwm_cr47)
+		nvdrm_wr_cr(ndev, head, CR_47, v.lwm >> 8);
+}
+
 static int nvdrm_plane_atomic_check(struct drm_plane *plane,
 				    struct drm_atomic_state *state)
 {
@@ -381,6 +399,7 @@ static void nvdrm_plane_atomic_update(struct drm_plane *plane,
 	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
 	struct nvdrm_device *ndev = to_nvdrm(plane->dev);
 	struct drm_framebuffer *fb = ps->fb;
+	struct drm_crtc_state *cs;
 	struct drm_gem_vram_object *gbo;
 	int head = container_of(plane, struct nvdrm_head, primary)->index;
 	u32 pitch, start, genctrl;
@@ -389,6 +408,7 @@ static void nvdrm_plane_atomic_update(struct drm_plane *plane,
 
 	if (!fb || !ps->crtc || !ps->visible)
 		return;
+	cs = drm_atomic_get_new_crtc_state(state, ps->crtc);
 	gbo = drm_gem_vram_of_gem(fb->obj[0]);
 	base = drm_gem_vram_offset(gbo);
 	if (base < 0)
@@ -414,6 +434,7 @@ static void nvdrm_plane_atomic_update(struct drm_plane *plane,
 		genctrl |= GENCTRL_PIPE_LONG;
 	nvdrm_wr_ramdac(ndev, head, NV_PRAMDAC_GENERAL_CONTROL, genctrl);
 	nvdrm_wr_crtc(ndev, head, NV_PCRTC_START, start);
+	nvdrm_fifo_arb(ndev, head, &cs->mode, fb->format->cpp[0] * 8);
 }
 
 static const struct drm_plane_helper_funcs nvdrm_plane_helper_funcs = {
