@@ -15,13 +15,14 @@
 #define BAR2 NV_CAP_PRAMIN_BAR
 #define NV40 NV_CAP_NV40
 #define PLL2 NV_CAP_TWO_REG_PLL
+#define LOCK2 NV_CAP_CR_LOCK_EACH
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM */
     { "NV04", 0x04, NV_04, 0x20004000, 0x0020, 0x0020, PFB04,                  16 },
     { "NV05", 0x05, NV_04, 0x20104000, 0x0028, 0x002f, PFB04,                  32 },
     { "NV10", 0x10, NV_10, 0x010000a1, 0x0100, 0x0103, PFB10,                  32 },
-    { "NV11", 0x11, NV_11, 0x011000a1, 0x0110, 0x0113, PFB10 | HEADS,          32 },
+    { "NV11", 0x11, NV_11, 0x011000a1, 0x0110, 0x0113, PFB10 | HEADS | LOCK2,  32 },
     { "NV15", 0x15, NV_10, 0x015000a1, 0x0150, 0x0153, PFB10,                  32 },
     { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
     { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27 | DAC17, 64 },

@@ -41,6 +41,7 @@ typedef enum {
 #define NV_CAP_PRAMIN_BAR   (1u << 5)   /* BAR2: instance memory aperture (NV40) */
 #define NV_CAP_NV40         (1u << 6)   /* config mirror at 0x88000, PFB 0x100474 */
 #define NV_CAP_TWO_REG_PLL  (1u << 7)   /* VPLL second stage in 0x578/0x57c (NV31, NV36, NV4x) */
+#define NV_CAP_CR_LOCK_EACH (1u << 8)   /* a CR1F lock per head unless PBUS_DEBUG_1 ties them (NV11) */
 
 typedef struct NVChipset {
     const char *name;

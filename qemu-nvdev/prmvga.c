@@ -41,7 +41,7 @@ static uint8_t *cr_index(NVDevState *s, int head)
 
 static bool *ext_lock(NVDevState *s, int head)
 {
-    bool own = head && s->chip->chipset == 0x11 &&
+    bool own = head && (s->chip->caps & NV_CAP_CR_LOCK_EACH) &&
                !(s->pbus_regs[NV_PBUS_DEBUG_1 >> 2] & PBUS_DEBUG_1_HEADS_TIED);
 
     return &s->ext_unlocked[own ? 1 : 0];

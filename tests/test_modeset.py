@@ -116,15 +116,7 @@ def test_a_16_bit_mode_drains_the_fifo_slower(boot_board, board):
     for both depths at 1024x768 with this board's memory timings.)"""
     states = {}
     for driver in ('nouveau', 'nvdrm'):
-        b = boot_board(board, driver=driver, screendumps=True,
-                       cmdline=f'nouveau.noaccel=1 nvdev.modetest=-M,{driver},'
-                               f'-s,VGA-1:1024x768@RG16')
-        marks = {}
-        header, records = trace.read(b.trace_path, marks)
-        assert 'modetest' in marks
-        chipset = header.split('chipset=')[1].split()[0]
-        states[driver] = display.DisplayState.replay(records, until=marks['modetest'],
-                                                     chipset=chipset)
+        _, _, states[driver] = boot_modetest(boot_board, board, '1024x768@RG16', driver)
         assert states[driver].bpp(0) == 16
     assert fifo_arb(states['nvdrm']) == fifo_arb(states['nouveau'])
     _, _, s32 = boot_modetest(boot_board, board, '1024x768', 'nvdrm')

@@ -17,15 +17,6 @@
 #define NV_PRAMDAC_MPLL		0x680504
 #define NV04_PFB_CFG1		0x100204
 
-struct nvdrm_mem_timing {
-	int pclk, mclk, nvclk;	/* kHz */
-	int bpp;
-	int page_miss, cas;	/* memory clocks */
-	bool ddr;
-	int width;		/* bits */
-	bool two_heads;
-};
-
 /* A single-register PLL's output, from its limits' reference clock. */
 static int nvdrm_pll_khz(struct nvdrm_device *ndev, u32 reg)
 {
@@ -37,20 +28,18 @@ static int nvdrm_pll_khz(struct nvdrm_device *ndev, u32 reg)
 	return m ? lim.refclk * n / m >> log2p : 0;
 }
 
-static void nvdrm_mem_timing(struct nvdrm_device *ndev, int clock, int bpp,
-			     struct nvdrm_mem_timing *t)
+/* The memory as POST set it up: its clocks, latencies and bus. */
+void nvdrm_arb_init(struct nvdrm_device *ndev)
 {
+	struct nvdrm_mem_timing *t = &ndev->mem;
 	u32 cfg1 = nv_rd32(ndev, NV04_PFB_CFG1);
 
-	t->pclk = clock;
 	t->mclk = nvdrm_pll_khz(ndev, NV_PRAMDAC_MPLL);
 	t->nvclk = nvdrm_pll_khz(ndev, NV_PRAMDAC_NVPLL);
-	t->bpp = bpp;
 	t->cas = cfg1 & 0xf;
 	t->page_miss = ((cfg1 >> 4) & 0xf) + (cfg1 >> 31);
 	t->ddr = nv_rd32(ndev, NV_PFB_CFG0) & BIT(0);
 	t->width = nv_rd32(ndev, NV_PEXTDEV_BOOT_0) & BIT(4) ? 128 : 64;
-	t->two_heads = ndev->chip->funcs->heads > 1;
 }
 
 /* ns that @clocks cycles of a @khz clock take */
@@ -74,25 +63,24 @@ static int ns_bytes(int ns, int rate)
 static void nv04_fifo_arb(struct nvdrm_device *ndev, int clock, int bpp,
 			  struct nvdrm_fifo_arb *arb)
 {
+	const struct nvdrm_mem_timing *t = &ndev->mem;
 	const int burst = 128, core_clocks = 10;
-	struct nvdrm_mem_timing t;
 	int extra, lwm = 0;
 
-	nvdrm_mem_timing(ndev, clock, bpp, &t);
-	if (!t.mclk || !t.nvclk || !t.pclk)
+	if (!t->mclk || !t->nvclk || !clock)
 		goto out;
 
 	for (extra = 3; ; extra--) {
-		int drain = t.pclk * t.bpp / 8;		/* kB/s */
-		int latency = cycles_ns(3 * t.page_miss, t.mclk) +
-			      cycles_ns(13 + t.cas + extra, t.mclk) +
-			      cycles_ns(core_clocks, t.nvclk) +
-			      cycles_ns(core_clocks, t.pclk);
+		int drain = clock * bpp / 8;		/* kB/s */
+		int latency = cycles_ns(3 * t->page_miss, t->mclk) +
+			      cycles_ns(13 + t->cas + extra, t->mclk) +
+			      cycles_ns(core_clocks, t->nvclk) +
+			      cycles_ns(core_clocks, clock);
 		int m1, p1;
 
 		lwm = ns_bytes(latency, drain) + 1;
 		m1 = lwm + burst - 512;
-		p1 = m1 * t.pclk / t.mclk * t.bpp / 8;
+		p1 = m1 * clock / t->mclk * bpp / 8;
 		if (!((p1 < m1 && m1 > 0) || lwm > 519) || !extra)
 			break;
 	}
@@ -111,47 +99,47 @@ out:
 static void nv10_fifo_arb(struct nvdrm_device *ndev, int clock, int bpp,
 			  struct nvdrm_fifo_arb *arb)
 {
+	const struct nvdrm_mem_timing *t = &ndev->mem;
+	const bool two_heads = ndev->chip->funcs->heads > 1;
 	const int burst_ns = 80;
-	struct nvdrm_mem_timing t;
 	int fill, drain, fifo, mem_clocks, fill_ns, extra_ns, extra_clocks;
 	int burst, min_lwm, max_lwm;
 
-	nvdrm_mem_timing(ndev, clock, bpp, &t);
-	fill = t.mclk * t.width / 8;		/* kB/s */
-	drain = t.pclk * t.bpp / 8;
-	if (!t.mclk || !t.nvclk || !t.pclk || fill <= drain) {
+	fill = t->mclk * t->width / 8;		/* kB/s */
+	drain = clock * bpp / 8;
+	if (!t->mclk || !t->nvclk || !clock || fill <= drain) {
 		/* no clocks to go by, or the memory cannot feed the mode:
 		 * the largest burst, the watermark at half the FIFO
 		 */
 		arb->burst = ilog2(1024 >> 4);
-		arb->lwm = (t.two_heads ? 768 : 512) >> 3;
+		arb->lwm = (two_heads ? 768 : 512) >> 3;
 		return;
 	}
-	fifo = t.two_heads ? 1536 : 1024;
+	fifo = two_heads ? 1536 : 1024;
 
 	/* edge sync, arbiter request, tiling, latency FIFO, request and
 	 * data return, and 256 bits gathered per read
 	 */
-	mem_clocks = 1 + 1 + 5 + 2 + 2 + 7 + (t.ddr ? 1 : 2) * t.width / 32;
-	fill_ns = cycles_ns(mem_clocks, t.mclk) +
-		  cycles_ns(3 + 2 + 1 + 1 + 1 + 1, t.nvclk) +	/* to the FIFO */
-		  cycles_ns(4, t.pclk);				/* lwm detect */
+	mem_clocks = 1 + 1 + 5 + 2 + 2 + 7 + (t->ddr ? 1 : 2) * t->width / 32;
+	fill_ns = cycles_ns(mem_clocks, t->mclk) +
+		  cycles_ns(3 + 2 + 1 + 1 + 1 + 1, t->nvclk) +	/* to the FIFO */
+		  cycles_ns(4, clock);				/* lwm detect */
 	/* the overlay's fetches, page misses and a margin */
-	extra_clocks = 4 * t.page_miss + mem_clocks + (t.bpp == 32 ? 8 : 4);
-	extra_ns = cycles_ns(extra_clocks, t.mclk);
-	if (t.two_heads)
+	extra_clocks = 4 * t->page_miss + mem_clocks + (bpp == 32 ? 8 : 4);
+	extra_ns = cycles_ns(extra_clocks, t->mclk);
+	if (two_heads)
 		extra_ns += fill_ns + extra_ns + burst_ns;
 
 	burst = div_s64((s64)(1 + fifo - ns_bytes(extra_ns, drain)) *
 			(fill / 1000), (fill - drain) / 1000 ?: 1);
 	burst = min3(burst, 1024, ns_bytes(burst_ns, fill));
-	burst = burst > 0 ? rounddown_pow_of_two(burst) : 16;
+	burst = rounddown_pow_of_two(max(burst, 16));
 
 	min_lwm = ns_bytes(fill_ns + extra_ns, drain) + 1;
 	max_lwm = fifo - burst + ns_bytes(fill_ns, drain) +
 		  div_s64((s64)burst * drain, fill);
 
-	arb->burst = ilog2(max(burst, 16) >> 4);
+	arb->burst = ilog2(burst >> 4);
 	arb->lwm = (min_lwm + 10 * (max_lwm - min_lwm) / 100) >> 3;
 }
 

@@ -110,6 +110,7 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ret = nvdrm_vbios_parse(ndev);
 	if (ret)
 		return ret;
+	nvdrm_arb_init(ndev);
 	cursors = nvdrm_vram_init(ndev);
 	if (cursors < 0)
 		return cursors;

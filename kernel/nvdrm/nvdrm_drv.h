@@ -48,6 +48,14 @@ struct nvdrm_backlight_funcs {
 	int max;
 };
 
+/* what the scanout FIFO's arbitration needs of the memory, read once */
+struct nvdrm_mem_timing {
+	int mclk, nvclk;	/* kHz, as POST left MPLL and NVPLL */
+	int page_miss, cas;	/* memory clocks, PFB_CFG1 */
+	bool ddr;
+	int width;		/* bits */
+};
+
 /* the CRTC FIFO's burst (CR1B) and low watermark (CR20, CR47) */
 struct nvdrm_fifo_arb {
 	u8 burst;
@@ -237,6 +245,7 @@ struct nvdrm_device {
 	bool vram_ddr;
 	u32 crystal;		/* kHz, from the straps */
 	struct nvdrm_vbios vbios;
+	struct nvdrm_mem_timing mem;
 
 	struct nvdrm_head heads[NVDRM_MAX_HEADS];
 	struct nvdrm_i2c_bus i2c[NVDRM_MAX_I2C];
@@ -332,6 +341,7 @@ int nvdrm_i2c_init(struct nvdrm_device *ndev);
 void nvdrm_i2c_fini(struct nvdrm_device *ndev);
 
 /* nvdrm_arb.c: CRTC FIFO arbitration by chip generation */
+void nvdrm_arb_init(struct nvdrm_device *ndev);
 extern const struct nvdrm_arb_funcs nvdrm_nv04_arb;
 extern const struct nvdrm_arb_funcs nvdrm_nv10_arb;
 extern const struct nvdrm_arb_funcs nvdrm_nv20_arb;
