@@ -16,6 +16,7 @@
 #define NV40 NV_CAP_NV40
 #define PLL2 NV_CAP_TWO_REG_PLL
 #define LOCK2 NV_CAP_CR_LOCK_EACH
+#define GART NV_CAP_PCIE_GART
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM */
@@ -26,7 +27,7 @@ static const NVChipset nv_chipsets[] = {
     { "NV15", 0x15, NV_10, 0x015000a1, 0x0150, 0x0153, PFB10,                  32 },
     { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
     { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
-    { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2, 128 },
+    { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128 },
     { "NV34", 0x34, NV_30, 0x034000a1, 0x0320, 0x032f, PFB10 | HEADS | XTAL27 | DAC17, 128 },
 };
 

@@ -39,6 +39,11 @@ static const NVUnit *const nv_units[] = {
     &nv_unit_prmdio[0],
     &nv_unit_prmdio[1],
     &nv_unit_pramin,
+    &nv_unit_pfifo,
+    &nv_unit_pfifo_cache40,
+    &nv_unit_user,
+    &nv_unit_user40,
+    &nv_unit_pgraph,
 };
 
 /* ---- register trace ---------------------------------------------------- */
@@ -322,7 +327,7 @@ uint64_t nv_plain_read(NVDevState *s, uint32_t *regs, const NVUnit *u,
 {
     const NVRegName *reg = nv_reg_lookup(u->base + addr);
 
-    if (!reg || !(reg->flags & NV_REG_RW) || addr >= 0x1000 || (addr & 3)) {
+    if (!reg || !(reg->flags & NV_REG_RW) || addr >= u->size || (addr & 3)) {
         *unimp = true;
         return 0;
     }
@@ -334,7 +339,7 @@ void nv_plain_write(NVDevState *s, uint32_t *regs, const NVUnit *u,
 {
     const NVRegName *reg = nv_reg_lookup(u->base + addr);
 
-    if (!reg || !(reg->flags & NV_REG_RW) || addr >= 0x1000 || (addr & 3)) {
+    if (!reg || !(reg->flags & NV_REG_RW) || addr >= u->size || (addr & 3)) {
         *unimp = true;
         return;
     }
@@ -440,7 +445,8 @@ static void nvdev_map_units(NVDevState *s)
         const NVUnit *u = nv_units[i];
         NVUnitRegion *r;
 
-        if ((s->chip->caps & u->needs_caps) != u->needs_caps) {
+        if ((s->chip->caps & u->needs_caps) != u->needs_caps ||
+            (s->chip->caps & u->excludes_caps)) {
             continue;
         }
         assert(s->n_regions < NV_MAX_UNITS);
@@ -590,10 +596,9 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
     pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->bar0);
     pci_register_bar(pdev, 1, PCI_BASE_ADDRESS_MEM_PREFETCH, &vga->vram);
     if (s->chip->caps & NV_CAP_PRAMIN_BAR) {
-        /* NV40: BAR2 maps the end of VRAM, where instance memory lives */
-        uint64_t size = MIN(16 * MiB, vga->vram_size);
-        memory_region_init_alias(&s->pramin_bar, OBJECT(s), "nvdev.pramin",
-                                 &vga->vram, vga->vram_size - size, size);
+        /* NV40: BAR2 is the RAMIN aperture (pramin.c) */
+        memory_region_init_io(&s->pramin_bar, OBJECT(s), &nv_ramin_bar_ops, s,
+                              "nvdev.ramin", MIN(16 * MiB, vga->vram_size));
         pci_register_bar(pdev, 2, PCI_BASE_ADDRESS_SPACE_MEMORY, &s->pramin_bar);
     }
 
@@ -610,6 +615,7 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
 
     nv_ptimer_init(s);
     nv_pcrtc_init(s);
+    nv_pfifo_init(s);
 
     if (s->trace_path) {
         s->trace = fopen(s->trace_path, "w");
@@ -646,6 +652,9 @@ static void nvdev_exit(PCIDevice *pdev)
     if (s->ptimer_alarm) {
         timer_free(s->ptimer_alarm);
     }
+    if (s->fifo_timer) {
+        timer_free(s->fifo_timer);
+    }
     g_free(s->rom);
 }
 
@@ -670,6 +679,8 @@ static void nvdev_reset(DeviceState *dev)
     nv_pfb_reset(s);
     nv_pcrtc_reset(s);
     nv_vga_reset(s);
+    nv_pfifo_reset(s);
+    nv_pgraph_reset(s);
     nvdev_update_irq(s);
 }
 
@@ -678,6 +689,25 @@ static int nvdev_post_load(void *opaque, int version_id)
     nvdev_update_irq(opaque);
     return 0;
 }
+
+/* The engines: PFIFO with its CACHE1 and timer, PGRAPH with the channels'
+ * contexts and the uploaded context program */
+static const VMStateDescription vmstate_nvdev_engines = {
+    .name = "nvdev/engines",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(fifo, NVDevState, NV_FIFO_WORDS),
+        VMSTATE_TIMER_PTR(fifo_timer, NVDevState),
+        VMSTATE_UINT32(fifo_slice, NVDevState),
+        VMSTATE_UINT32_ARRAY(gr, NVDevState, NV_PGRAPH_WORDS),
+        VMSTATE_UINT32_2DARRAY(grctx, NVDevState, NV_MAX_CHANNELS,
+                               NV_GRCTX_WORDS),
+        VMSTATE_UINT32_ARRAY(ctxprog, NVDevState, NV_CTXPROG_WORDS),
+        VMSTATE_UINT32(ctxprog_len, NVDevState),
+        VMSTATE_END_OF_LIST()
+    },
+};
 
 static const VMStateDescription vmstate_nvdev = {
     .name = "nvdev",
@@ -723,6 +753,10 @@ static const VMStateDescription vmstate_nvdev = {
         VMSTATE_UINT32(ptimer_intr_en, NVDevState),
         VMSTATE_TIMER_PTR(ptimer_alarm, NVDevState),
         VMSTATE_END_OF_LIST()
+    },
+    .subsections = (const VMStateDescription * []) {
+        &vmstate_nvdev_engines,
+        NULL
     },
 };
 

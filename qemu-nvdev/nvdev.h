@@ -42,6 +42,7 @@ typedef enum {
 #define NV_CAP_NV40         (1u << 6)   /* config mirror at 0x88000, PFB 0x100474 */
 #define NV_CAP_TWO_REG_PLL  (1u << 7)   /* VPLL second stage in 0x578/0x57c (NV31, NV36, NV4x) */
 #define NV_CAP_CR_LOCK_EACH (1u << 8)   /* a CR1F lock per head unless PBUS_DEBUG_1 ties them (NV11) */
+#define NV_CAP_PCIE_GART    (1u << 9)   /* NV41+ PCIE GART at 0x100800 */
 
 typedef struct NVChipset {
     const char *name;
@@ -72,6 +73,7 @@ struct NVUnit {
     hwaddr base, size;
     int instance;               /* head for PCRTC/PRMCIO/PRAMDAC */
     uint32_t needs_caps;        /* present only if the chipset has these */
+    uint32_t excludes_caps;     /* absent if the chipset has any of these */
     bool dword;                 /* 32-bit registers: sub-dword access merged */
     bool bytewise;              /* byte ports: wider access = one per byte */
     uint64_t (*read)(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -86,7 +88,7 @@ typedef struct NVUnitRegion {
     MemoryRegion mr;
 } NVUnitRegion;
 
-#define NV_MAX_UNITS 24
+#define NV_MAX_UNITS 32
 #define NV_MAX_I2C 4
 
 typedef struct NVI2CPort {
@@ -99,6 +101,50 @@ typedef struct NVI2CPort {
     I2CBus *bus;
     bitbang_i2c_interface bb;
 } NVI2CPort;
+
+/* PFIFO (pfifo.c): registers 0x2000..0x3fff, CACHE1's methods included */
+#define NV_FIFO_WORDS (0x2000 / 4)
+#define NV_MAX_CHANNELS 32
+
+/*
+ * PGRAPH (pgraph.c, gr2d.c): what a channel's context holds.  Before
+ * NV50 the 2D state (surfaces, clip, ROP, pattern, colours) is PGRAPH
+ * context per channel, not per object: methods of any object of a class
+ * set it, and the operations read it.  One row per channel, a word per
+ * item, so that migration and the context switch are plain copies.
+ */
+enum {
+    GC_SUBC_INST = 0,           /* 8: instance bound on each subchannel */
+    GC_SUBC_CLASS = 8,          /* 8: its class */
+    GC_NOTIFY_DMA = 16,         /* the notifier ctxdma of the last 0x180 */
+    GC_NOTIFY_PENDING,          /* a NOTIFY method armed the notifier */
+    GC_SURF_FORMAT, GC_SURF_PITCH, GC_SURF_OFFSET_SRC, GC_SURF_OFFSET_DST,
+    GC_SURF_DMA_SRC, GC_SURF_DMA_DST,
+    GC_CLIP_POINT, GC_CLIP_SIZE,
+    GC_ROP,
+    GC_PATT_COLOR_FORMAT, GC_PATT_MONO_FORMAT, GC_PATT_SHAPE,
+    GC_PATT_COLOR0, GC_PATT_COLOR1, GC_PATT_BITS0, GC_PATT_BITS1,
+    GC_BLIT_OPERATION, GC_BLIT_POINT_IN, GC_BLIT_POINT_OUT,
+    GC_GDI_OPERATION, GC_GDI_COLOR_FORMAT, GC_GDI_MONO_FORMAT,
+    GC_GDI_COLOR1_A, GC_GDI_CLIP0, GC_GDI_CLIP1, GC_GDI_COLOR0_C,
+    GC_GDI_COLOR1_C, GC_GDI_SIZE_IN, GC_GDI_SIZE_OUT, GC_GDI_POINT,
+    GC_GDI_PIXELS,              /* pixels of the current image drawn so far */
+    GC_M2MF_DMA_IN, GC_M2MF_DMA_OUT, GC_M2MF_OFFSET_IN, GC_M2MF_OFFSET_OUT,
+    GC_M2MF_PITCH_IN, GC_M2MF_PITCH_OUT, GC_M2MF_LINE_LENGTH,
+    GC_M2MF_LINE_COUNT, GC_M2MF_FORMAT,
+    NV_GRCTX_WORDS
+};
+#define NV_PGRAPH_WORDS (0x10000 / 4)   /* 0x400000..0x40ffff */
+#define NV_CTXPROG_WORDS 512
+
+/* A DMA object (ctxdma) as the engines use it (dma.c) */
+typedef struct NVDmaObj {
+    uint32_t inst;              /* RAMIN offset of the object */
+    uint32_t flags;             /* word 0 */
+    uint32_t limit;             /* last valid offset */
+    uint32_t adjust;            /* word 0 bits 31:20 */
+    uint32_t pte0;              /* word 2: the frame of a linear object */
+} NVDmaObj;
 
 /* Plain 32-bit register storage for units whose registers the regdb
  * declares "rw" (offset >> 2 within the unit). */
@@ -190,6 +236,18 @@ typedef struct NVDevState {
     int dvi_i2c;                /* ... of the first TMDS output, or -1 */
     int lvds_i2c;               /* ... of the first LVDS output, or -1 */
 
+    /* PFIFO */
+    uint32_t fifo[NV_FIFO_WORDS];
+    QEMUTimer *fifo_timer;
+    uint32_t fifo_slice;        /* words pushed since the last switch */
+
+    /* PGRAPH */
+    uint32_t gr[NV_PGRAPH_WORDS];
+    uint32_t grctx[NV_MAX_CHANNELS][NV_GRCTX_WORDS];
+    uint32_t ctxprog[NV_CTXPROG_WORDS];
+    uint32_t ctxprog_len;
+    bool gr_class_unimp_logged;
+
     /* register trace */
     FILE *trace;
     uint64_t trace_seq;
@@ -213,6 +271,51 @@ uint32_t nvdev_pci_config_read(NVDevState *s, uint32_t addr, unsigned size);
 void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
                             unsigned size);
 
+/* pramin.c: instance memory, RAMIN offsets */
+uint32_t nv_ramin_size(NVDevState *s);
+bool nv_ramin_valid(NVDevState *s, uint32_t off, uint32_t len);
+uint32_t nv_ramin_rd32(NVDevState *s, uint32_t off);
+void nv_ramin_wr32(NVDevState *s, uint32_t off, uint32_t val);
+extern const MemoryRegionOps nv_ramin_bar_ops;
+
+/* dma.c: DMA objects */
+bool nv_dma_object(NVDevState *s, uint32_t inst, NVDmaObj *o,
+                   const char *who);
+bool nv_dma_rw(NVDevState *s, const NVDmaObj *o, uint32_t off, void *buf,
+               uint32_t len, bool write, const char *who);
+uint8_t *nv_dma_vram(NVDevState *s, const NVDmaObj *o, uint32_t off,
+                     uint32_t len, bool write);
+void nv_dma_vram_dirty(NVDevState *s, uint8_t *p, uint32_t len);
+
+/* pfifo.c */
+void nv_pfifo_init(NVDevState *s);
+void nv_pfifo_reset(NVDevState *s);
+void nv_pfifo_kick(NVDevState *s);
+uint32_t nv_pfifo_intr(NVDevState *s);
+uint32_t nv_pfifo_nr_channels(NVDevState *s);
+
+/* pgraph.c */
+typedef enum {
+    NV_GR_DONE,                 /* the method is executed */
+    NV_GR_ILLEGAL_MTHD,         /* no such method in the object's class */
+    NV_GR_DATA_ERROR,           /* a value the method does not take */
+    NV_GR_DMA_R_FAULT,          /* a read beyond a DMA object's reach */
+    NV_GR_DMA_W_FAULT,          /* a write beyond it */
+} NVGrResult;
+void nv_pgraph_reset(NVDevState *s);
+bool nv_pgraph_ready(NVDevState *s);
+void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst);
+void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
+                      uint32_t data);
+uint32_t nv_pgraph_intr(NVDevState *s);
+uint32_t nv_pgraph_class(NVDevState *s, uint32_t inst);
+
+/* gr2d.c: the 2D and M2MF classes */
+NVGrResult nv_gr2d_method(NVDevState *s, uint32_t *ctx, uint32_t cls,
+                          uint32_t mthd, uint32_t data);
+bool nv_gr2d_known_class(uint32_t cls);
+const char *nv_gr_class_name(uint32_t cls);
+
 /* scanout.c */
 void nv_scanout_init(NVDevState *s);
 void nv_cursor_changed(NVDevState *s);
@@ -233,6 +336,8 @@ bool nv_ch7006_attach(NVDevState *s, int port, uint8_t addr, const char *tv,
                       Error **errp);
 
 /* units */
+extern const NVUnit nv_unit_pfifo, nv_unit_pfifo_cache40, nv_unit_user,
+    nv_unit_user40, nv_unit_pgraph;
 extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_pci40, nv_unit_ptimer, nv_unit_pfb,
     nv_unit_pextdev, nv_unit_prom, nv_unit_pramin, nv_unit_prmvio,
     nv_unit_prmcio[2], nv_unit_pcrtc[2], nv_unit_pramdac[2],

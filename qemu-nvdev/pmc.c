@@ -15,6 +15,8 @@
 #define NV_PMC_INTR_EN_0    0x140
 #define NV_PMC_ENABLE       0x200
 
+#define NV_PMC_INTR_PFIFO   (1u << 8)
+#define NV_PMC_INTR_PGRAPH  (1u << 12)
 #define NV_PMC_INTR_PTIMER  (1u << 20)
 #define NV_PMC_INTR_CRTC0   (1u << 24)
 #define NV_PMC_INTR_CRTC1   (1u << 25)
@@ -25,6 +27,12 @@ uint32_t nv_pmc_intr(NVDevState *s)
 {
     uint32_t intr = s->pmc_intr_sw;
 
+    if (nv_pfifo_intr(s)) {
+        intr |= NV_PMC_INTR_PFIFO;
+    }
+    if (nv_pgraph_intr(s)) {
+        intr |= NV_PMC_INTR_PGRAPH;
+    }
     if (s->ptimer_intr & s->ptimer_intr_en) {
         intr |= NV_PMC_INTR_PTIMER;
     }

@@ -1,0 +1,265 @@
+/*
+ * nvdev PGRAPH (0x400000): the graphics engine's registers, objects,
+ * interrupts and channel contexts.
+ *
+ * PFIFO hands PGRAPH (channel, subchannel, method, data): method 0 binds
+ * the object at a RAMIN instance to the subchannel (its class is word 0 of
+ * the object), every other method goes to the bound object's class
+ * (gr2d.c).  A method the class does not have, or an operation that
+ * overruns its DMA objects, raises PGRAPH's interrupt with the method in
+ * TRAPPED_ADDR/DATA, NSOURCE saying why, and stalls the engine
+ * (PGRAPH_FIFO bit 0 clear) until the driver writes it back to 1, as
+ * nouveau's nv04_gr_intr/nv10_gr_intr expect.
+ *
+ * Contexts: the 2D state of every channel is kept by the device
+ * (s->grctx), so a channel switch never needs the driver.  On NV04/NV1x
+ * real hardware would raise CONTEXT_SWITCH for the driver to swap PGRAPH
+ * registers; nouveau 6.1 copes with a card that never does (CTX_CONTROL
+ * bit 16 then stays clear and nv04/nv10_gr_chan_fini skip the unload).
+ * NV20-NV3x switch through the context table at 0x400780, NV40 runs a
+ * context program: both are hardware-side, and here the internal copy
+ * stands for the image the hardware would save and load.  NV40's program
+ * upload (0x400324/0x400328) is stored; a run (0x400304) completes at
+ * once.  The ctxprog interpreter is separate work.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "nvdev.h"
+
+#define G(s, a)                 ((s)->gr[((a) - 0x400000) >> 2])
+
+#define NV_PGRAPH_INTR          0x400100
+#define NV_PGRAPH_NSTATUS       0x400104
+#define NV_PGRAPH_NSOURCE       0x400108
+#define NV40_PGRAPH_INTR_EN     0x40013c
+#define NV_PGRAPH_INTR_EN       0x400140
+#define NV10_PGRAPH_CTX_CACHE   0x400160    /* + 4 * subc: the class */
+#define NV04_PGRAPH_CTX_CACHE   0x400180
+#define NV04_PGRAPH_CTX_INST    0x40016c
+#define NV40_PGRAPH_CTXCTL_STAT 0x400300
+#define NV40_PGRAPH_CTXCTL_CMD  0x400304
+#define NV40_PGRAPH_CTXCTL_PC   0x400308
+#define NV40_PGRAPH_UCODE_INDEX 0x400324
+#define NV40_PGRAPH_UCODE_DATA  0x400328
+#define NV40_PGRAPH_CTXCTL_CUR  0x40032c
+#define NV_PGRAPH_STATUS        0x400700
+#define NV_PGRAPH_TRAPPED_ADDR  0x400704
+#define NV_PGRAPH_TRAPPED_DATA  0x400708
+#define NV_PGRAPH_FIFO          0x400720
+
+#define INTR_NOTIFY             (1u << 0)
+#define INTR_ERROR              (1u << 20)
+#define NSOURCE_DATA_ERROR      (1u << 1)
+#define NSOURCE_ILLEGAL_MTHD    (1u << 6)
+#define NSOURCE_DMA_R_PROT      (1u << 7)
+#define NSOURCE_DMA_W_PROT      (1u << 8)
+#define NSTATUS_BAD_ARGUMENT    (1u << 13)  /* NV10 numbering (nouveau's) */
+
+static bool is_nv04(NVDevState *s)
+{
+    return s->chip->family == NV_04;
+}
+
+static uint32_t intr_en_reg(NVDevState *s)
+{
+    return s->chip->family == NV_40 ? NV40_PGRAPH_INTR_EN : NV_PGRAPH_INTR_EN;
+}
+
+uint32_t nv_pgraph_intr(NVDevState *s)
+{
+    return G(s, NV_PGRAPH_INTR) & G(s, intr_en_reg(s));
+}
+
+/* Can PGRAPH take a method?  Not while the driver handles its interrupt. */
+bool nv_pgraph_ready(NVDevState *s)
+{
+    return G(s, NV_PGRAPH_FIFO) & 1;
+}
+
+uint32_t nv_pgraph_class(NVDevState *s, uint32_t inst)
+{
+    uint32_t mask = s->chip->family == NV_40 ? 0xffff :
+                    s->chip->family >= NV_20 ? 0xfff : 0xff;
+
+    return inst ? nv_ramin_rd32(s, inst) & mask : 0;
+}
+
+/* What the driver's interrupt handler reads about channel @chid's objects */
+static void show_context(NVDevState *s, int chid, int subc)
+{
+    const uint32_t *ctx = s->grctx[chid];
+    uint32_t cache = is_nv04(s) ? NV04_PGRAPH_CTX_CACHE : NV10_PGRAPH_CTX_CACHE;
+
+    for (int i = 0; i < 8; i++) {
+        G(s, cache + 4 * i) = ctx[GC_SUBC_CLASS + i];
+    }
+    if (is_nv04(s)) {
+        G(s, NV04_PGRAPH_CTX_INST) = ctx[GC_SUBC_INST + subc] >> 4;
+    }
+}
+
+static void trap(NVDevState *s, int chid, int subc, uint32_t mthd,
+                 uint32_t data, NVGrResult why)
+{
+    static const uint32_t nsource[] = {
+        [NV_GR_ILLEGAL_MTHD] = NSOURCE_ILLEGAL_MTHD,
+        [NV_GR_DATA_ERROR] = NSOURCE_DATA_ERROR,
+        [NV_GR_DMA_R_FAULT] = NSOURCE_DMA_R_PROT,
+        [NV_GR_DMA_W_FAULT] = NSOURCE_DMA_W_PROT,
+    };
+    uint32_t cls = s->grctx[chid][GC_SUBC_CLASS + subc];
+
+    qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PGRAPH: ch %d subc %d class 0x%04x "
+                  "mthd 0x%04x data 0x%08x: %s\n", chid, subc, cls, mthd, data,
+                  why == NV_GR_ILLEGAL_MTHD ? "no such method" :
+                  why == NV_GR_DATA_ERROR ? "bad argument" : "DMA fault");
+    show_context(s, chid, subc);
+    G(s, NV_PGRAPH_NSOURCE) = nsource[why];
+    G(s, NV_PGRAPH_NSTATUS) = why == NV_GR_DATA_ERROR ? NSTATUS_BAD_ARGUMENT : 0;
+    if (is_nv04(s)) {
+        G(s, NV_PGRAPH_TRAPPED_ADDR) = chid << 24 | subc << 13 | mthd;
+        G(s, NV_PGRAPH_INTR) |= INTR_NOTIFY;
+    } else {
+        G(s, NV_PGRAPH_TRAPPED_ADDR) = chid << 20 | subc << 16 | mthd;
+        G(s, NV_PGRAPH_INTR) |= INTR_ERROR;
+    }
+    G(s, NV_PGRAPH_TRAPPED_DATA) = data;
+    G(s, NV_PGRAPH_FIFO) &= ~1u;
+    nvdev_update_irq(s);
+}
+
+/* NV40: which channel's context the engine holds, as 0x40032c shows it
+ * (nv40_gr_intr looks the channel up by it): PFIFO's GRCTX_INSTANCE. */
+static void nv40_current_context(NVDevState *s)
+{
+    if (s->chip->family == NV_40) {
+        uint32_t grctx = s->fifo[(0x32e0 - 0x2000) >> 2];
+
+        G(s, NV40_PGRAPH_CTXCTL_CUR) = 0x01000000 | (grctx & 0xfffff);
+    }
+}
+
+void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst)
+{
+    uint32_t cls = nv_pgraph_class(s, inst);
+
+    s->grctx[chid][GC_SUBC_INST + subc] = inst;
+    s->grctx[chid][GC_SUBC_CLASS + subc] = cls;
+    nv40_current_context(s);
+    if (!nv_gr2d_known_class(cls) && !s->gr_class_unimp_logged) {
+        qemu_log_mask(LOG_UNIMP, "nvdev: PGRAPH: class 0x%04x (ch %d subc %d) "
+                      "is not modelled: its methods are dropped\n", cls, chid,
+                      subc);
+        s->gr_class_unimp_logged = true;
+    }
+}
+
+void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
+                      uint32_t data)
+{
+    uint32_t *ctx = s->grctx[chid];
+    uint32_t cls = ctx[GC_SUBC_CLASS + subc];
+    NVGrResult r;
+
+    nv40_current_context(s);
+    if (!nv_gr2d_known_class(cls)) {
+        return;                     /* logged at bind */
+    }
+    r = nv_gr2d_method(s, ctx, cls, mthd, data);
+    if (r != NV_GR_DONE) {
+        trap(s, chid, subc, mthd, data, r);
+    }
+}
+
+static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
+                               unsigned size, bool *unimp)
+{
+    uint32_t reg = u->base + addr;
+
+    switch (reg) {
+    case NV_PGRAPH_INTR:
+        return G(s, reg);
+    case NV_PGRAPH_STATUS:
+        return 0;                   /* every method completes when pulled */
+    case NV40_PGRAPH_CTXCTL_STAT:
+        if (s->chip->family == NV_40) {
+            return G(s, reg) & ~1u; /* never busy */
+        }
+        break;
+    case NV40_PGRAPH_UCODE_DATA:
+        if (s->chip->family == NV_40) {
+            *unimp = true;          /* write-only */
+            return 0;
+        }
+        break;
+    default:
+        break;
+    }
+    return nv_plain_read(s, s->gr, u, addr, unimp);
+}
+
+static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
+                            uint64_t val, unsigned size, bool *unimp)
+{
+    uint32_t reg = u->base + addr;
+
+    switch (reg) {
+    case NV_PGRAPH_INTR:
+        G(s, reg) &= ~val;
+        nvdev_update_irq(s);
+        return;
+    case NV_PGRAPH_INTR_EN:
+    case NV40_PGRAPH_INTR_EN:
+        G(s, reg) = val;
+        nvdev_update_irq(s);
+        return;
+    case NV_PGRAPH_FIFO:
+        G(s, reg) = val;
+        if (val & 1) {
+            nv_pfifo_kick(s);
+        }
+        return;
+    default:
+        break;
+    }
+    if (s->chip->family == NV_40) {
+        switch (reg) {
+        case NV40_PGRAPH_UCODE_INDEX:
+            s->ctxprog_len = MIN(val, NV_CTXPROG_WORDS);
+            G(s, reg) = val;
+            return;
+        case NV40_PGRAPH_UCODE_DATA:
+            if (s->ctxprog_len < NV_CTXPROG_WORDS) {
+                s->ctxprog[s->ctxprog_len++] = val;
+            } else {
+                qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PGRAPH: context program "
+                              "longer than %u words\n", NV_CTXPROG_WORDS);
+            }
+            return;
+        case NV40_PGRAPH_CTXCTL_CMD:
+            /* a run of the program completes at once: PC at its end */
+            G(s, reg) = val;
+            G(s, NV40_PGRAPH_CTXCTL_PC) = s->ctxprog_len << 24;
+            return;
+        default:
+            break;
+        }
+    }
+    nv_plain_write(s, s->gr, u, addr, val, unimp);
+}
+
+const NVUnit nv_unit_pgraph = {
+    .name = "PGRAPH", .base = 0x400000, .size = 0x10000, .dword = true,
+    .read = nv_pgraph_read, .write = nv_pgraph_write,
+};
+
+void nv_pgraph_reset(NVDevState *s)
+{
+    memset(s->gr, 0, sizeof(s->gr));
+    memset(s->grctx, 0, sizeof(s->grctx));
+    memset(s->ctxprog, 0, sizeof(s->ctxprog));
+    s->ctxprog_len = 0;
+    G(s, NV_PGRAPH_FIFO) = 1;
+}
