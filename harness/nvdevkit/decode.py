@@ -65,6 +65,10 @@ class Decoder:
             return f'IRQ line {"raised" if r.addr else "lowered"} (PMC INTR_0 0x{r.value:08x})'
         if r.space == 'vblank':
             return f'VBLANK head {r.addr}'
+        if r.space == 'fifo':
+            chid, subc, mthd = r.addr >> 16, (r.addr >> 13) & 7, r.addr & 0x1ffc
+            what = 'BIND handle' if not mthd else f'{r.unit} 0x{mthd:04x}'
+            return f'FIFO ch{chid} subc{subc} {what} <= 0x{r.value:08x}'
         if r.space == 'i2c':
             reg = self.db.i2c.get(r.unit, {}).get(r.addr & 0xff)
             text = f'{r.unit} {reg.name if reg else f"0x{r.addr & 0xff:02x}"}'

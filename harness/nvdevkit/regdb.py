@@ -53,7 +53,7 @@ class RegDB:
                 elif w[0] == 'block':
                     self.blocks.append((int(w[1], 0), int(w[2], 0), w[3]))
                 elif w[0] == 'field':
-                    lo, hi = (int(x) for x in w[1].split(':'))
+                    lo, hi = sorted(int(x) for x in w[1].split(':'))
                     last.fields.append((lo, hi, w[2]))
                 else:
                     raise ValueError(f'{path}:{lineno}: unknown line {line!r}')
