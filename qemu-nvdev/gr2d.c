@@ -89,13 +89,33 @@ typedef struct Surface {
     NVDmaObj dma;
     uint32_t offset, pitch;
     unsigned bpp;
+    uint32_t mask;                  /* the bits a pixel store keeps */
 } Surface;
+
+/* X bits of a format read as zero: X1R5G5B5, X8R8G8B8, X1A7R8G8B8 */
+static uint32_t surf_mask(uint32_t fmt)
+{
+    switch (fmt) {
+    case 2:
+    case 3:
+        return 0x7fff;
+    case 6:
+    case 7:
+        return 0x00ffffff;
+    case 8:
+    case 9:
+        return 0x7fffffff;
+    default:
+        return ~0u;
+    }
+}
 
 static bool surface(NVDevState *s, const uint32_t *ctx, bool dst, Surface *sf)
 {
     uint32_t inst = ctx[dst ? GC_SURF_DMA_DST : GC_SURF_DMA_SRC];
 
     sf->bpp = surf_bpp(ctx[GC_SURF_FORMAT]);
+    sf->mask = surf_mask(ctx[GC_SURF_FORMAT]);
     sf->offset = ctx[dst ? GC_SURF_OFFSET_DST : GC_SURF_OFFSET_SRC];
     sf->pitch = dst ? ctx[GC_SURF_PITCH] >> 16 : ctx[GC_SURF_PITCH] & 0xffff;
     if (!sf->bpp || !inst) {
@@ -124,8 +144,11 @@ static uint32_t get_px(const uint8_t *p, unsigned bpp)
     return bpp == 1 ? *p : bpp == 2 ? lduw_le_p(p) : ldl_le_p(p);
 }
 
-static void put_px(uint8_t *p, unsigned bpp, uint32_t v)
+static void put_px(uint8_t *p, const Surface *sf, uint32_t v)
 {
+    unsigned bpp = sf->bpp;
+
+    v &= sf->mask;
     if (bpp == 1) {
         *p = v;
     } else if (bpp == 2) {
@@ -148,9 +171,6 @@ static uint32_t to_surface(uint32_t c, uint32_t cfmt, uint32_t sfmt)
     }
     if (bpp == 4 && cfmt == 1) {
         return ((c & 0xf800) << 8) | ((c & 0x07e0) << 5) | ((c & 0x1f) << 3);
-    }
-    if (sfmt == 6 || sfmt == 7) {
-        return c & 0x00ffffff;      /* X8R8G8B8: the X byte reads zero */
     }
     return bpp == 4 ? c : c & ((1u << (bpp * 8)) - 1);
 }
@@ -262,10 +282,11 @@ static NVGrResult gdi_fill(NVDevState *s, uint32_t *ctx, uint32_t point,
         }
         for (int x = r.x0; x < r.x1; x++) {
             uint8_t *q = p + (x - r.x0) * sf.bpp;
-            put_px(q, sf.bpp, gdi_px(ctx, color, get_px(q, sf.bpp), x, y));
+            put_px(q, &sf, gdi_px(ctx, color, get_px(q, sf.bpp), x, y));
         }
         nv_dma_vram_dirty(s, p, (r.x1 - r.x0) * sf.bpp);
     }
+    nv_pgraph_work(s, (uint64_t)(r.x1 - r.x0) * (r.y1 - r.y0) * sf.bpp);
     return NV_GR_DONE;
 }
 
@@ -315,7 +336,7 @@ static NVGrResult gdi_image_data(NVDevState *s, uint32_t *ctx, uint32_t data)
         if (!p) {
             return NV_GR_DMA_W_FAULT;
         }
-        put_px(p, sf.bpp, gdi_px(ctx, one ? fg : bg, get_px(p, sf.bpp), x, y));
+        put_px(p, &sf, gdi_px(ctx, one ? fg : bg, get_px(p, sf.bpp), x, y));
         nv_dma_vram_dirty(s, p, sf.bpp);
     }
     return NV_GR_DONE;
@@ -439,7 +460,7 @@ static NVGrResult blit(NVDevState *s, uint32_t *ctx, uint32_t size)
         if (ctx[GC_BLIT_OPERATION] == OP_ROP_AND) {
             for (int x = 0; x < w; x++) {
                 uint8_t *q = dp + x * dst.bpp;
-                put_px(row + x * dst.bpp, dst.bpp,
+                put_px(row + x * dst.bpp, &dst,
                        rop3(ctx[GC_ROP], pattern_px(ctx, r.x0 + x, dy),
                             get_px(row + x * dst.bpp, dst.bpp),
                             get_px(q, dst.bpp)));
@@ -448,6 +469,7 @@ static NVGrResult blit(NVDevState *s, uint32_t *ctx, uint32_t size)
         memcpy(dp, row, w * dst.bpp);
         nv_dma_vram_dirty(s, dp, w * dst.bpp);
     }
+    nv_pgraph_work(s, 2ull * w * (r.y1 - r.y0) * dst.bpp);
     return NV_GR_DONE;
 }
 
@@ -514,6 +536,7 @@ static NVGrResult m2mf(NVDevState *s, uint32_t *ctx)
             }
         }
     }
+    nv_pgraph_work(s, 2ull * len * lines);
     return NV_GR_DONE;
 }
 

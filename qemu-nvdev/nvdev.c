@@ -705,6 +705,7 @@ static const VMStateDescription vmstate_nvdev_engines = {
                                NV_GRCTX_WORDS),
         VMSTATE_UINT32_ARRAY(ctxprog, NVDevState, NV_CTXPROG_WORDS),
         VMSTATE_UINT32(ctxprog_len, NVDevState),
+        VMSTATE_INT64(gr_busy_until, NVDevState),
         VMSTATE_END_OF_LIST()
     },
 };

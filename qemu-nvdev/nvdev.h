@@ -246,6 +246,7 @@ typedef struct NVDevState {
     uint32_t grctx[NV_MAX_CHANNELS][NV_GRCTX_WORDS];
     uint32_t ctxprog[NV_CTXPROG_WORDS];
     uint32_t ctxprog_len;
+    int64_t gr_busy_until;      /* virtual ns the engine works until */
     bool gr_class_unimp_logged;
 
     /* register trace */
@@ -304,6 +305,8 @@ typedef enum {
 } NVGrResult;
 void nv_pgraph_reset(NVDevState *s);
 bool nv_pgraph_ready(NVDevState *s);
+int64_t nv_pgraph_busy_until(NVDevState *s);
+void nv_pgraph_work(NVDevState *s, uint64_t bytes);
 void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst);
 void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
                       uint32_t data);

@@ -520,8 +520,14 @@ static bool fifo_method(NVDevState *s, uint32_t chid, uint32_t mthd,
     return false;
 }
 
-/* Execute CACHE1's oldest entry.  False: the puller stops (trap, error). */
-static bool pull_one(NVDevState *s)
+typedef enum {
+    PULL_DONE,                     /* done: the next one */
+    PULL_STOPPED,                    /* a trap or an error: the driver's turn */
+    PULL_ENGINE_BUSY,                /* PGRAPH still works on the last one */
+} PullResult;
+
+/* Execute CACHE1's oldest entry. */
+static PullResult pull_one(NVDevState *s)
 {
     uint32_t get = R(s, NV_PFIFO_CACHE1_GET);
     uint32_t slot = (get & cache_mask(s)) >> 2;
@@ -539,7 +545,7 @@ static bool pull_one(NVDevState *s)
                           "handle 0x%08x is not in RAMHT\n", chid, subc, data);
             R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_HASH_FAILED;
             fifo_intr(s, INTR_CACHE_ERROR);
-            return false;
+            return PULL_STOPPED;
         }
         engine = ctx_engine(s, ctx);
         R(s, NV_PFIFO_CACHE1_HASH) = ctx_inst(s, ctx) >> 4;
@@ -551,11 +557,17 @@ static bool pull_one(NVDevState *s)
         } else if (engine == ENGINE_SW) {
             R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_SW_METHOD;
             fifo_intr(s, INTR_CACHE_ERROR);
-            return false;
+            return PULL_STOPPED;
         }
     } else if (mthd < 0x100) {
+        /* a reference or a semaphore release says the work before it is
+         * done: it waits for the engine */
+        if ((mthd == 0x50 || mthd == 0x6c) &&
+            nv_pgraph_busy_until(s) > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)) {
+            return PULL_ENGINE_BUSY;
+        }
         if (!fifo_method(s, chid, mthd, data)) {
-            return false;
+            return PULL_STOPPED;
         }
     } else if (engine == ENGINE_SW) {
         if (mthd >= 0x180 && mthd < 0x200) {
@@ -564,10 +576,13 @@ static bool pull_one(NVDevState *s)
         }
         R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_SW_METHOD;
         fifo_intr(s, INTR_CACHE_ERROR);
-        return false;
+        return PULL_STOPPED;
     } else if (engine == ENGINE_GR) {
+        if (nv_pgraph_busy_until(s) > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)) {
+            return PULL_ENGINE_BUSY;
+        }
         if (!nv_pgraph_ready(s)) {
-            return false;           /* PGRAPH stalled: waits for the driver */
+            return PULL_STOPPED;         /* PGRAPH stalled: waits for the driver */
         }
         if (mthd >= 0x180 && mthd < 0x200) {
             ctx = ramht_find(s, chid, data);
@@ -577,7 +592,7 @@ static bool pull_one(NVDevState *s)
                               chid, subc, mthd, data);
                 R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_HASH_FAILED;
                 fifo_intr(s, INTR_CACHE_ERROR);
-                return false;
+                return PULL_STOPPED;
             }
             data = ctx_inst(s, ctx);
             R(s, NV_PFIFO_CACHE1_HASH) = data >> 4;
@@ -589,7 +604,7 @@ static bool pull_one(NVDevState *s)
                       subc, mthd, engine);
     }
     R(s, NV_PFIFO_CACHE1_GET) = (get + 4) & cache_mask(s);
-    return true;
+    return PULL_DONE;
 }
 
 static bool puller_can_run(NVDevState *s)
@@ -722,8 +737,15 @@ static void fifo_run(void *opaque)
 
     for (int budget = RUN_BUDGET; budget > 0; budget--) {
         if (puller_can_run(s)) {
-            pull_one(s);
-            continue;
+            switch (pull_one(s)) {
+            case PULL_DONE:
+                continue;
+            case PULL_ENGINE_BUSY:
+                timer_mod(s->fifo_timer, nv_pgraph_busy_until(s));
+                return;
+            case PULL_STOPPED:
+                return;             /* a register write kicks it again */
+            }
         }
         if (!cache_empty(s)) {
             break;                  /* puller stopped: the driver's turn */

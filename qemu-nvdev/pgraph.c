@@ -72,6 +72,27 @@ uint32_t nv_pgraph_intr(NVDevState *s)
     return G(s, NV_PGRAPH_INTR) & G(s, intr_en_reg(s));
 }
 
+/*
+ * Work takes virtual time: the engine moves NV_GR_BYTES_PER_US bytes a
+ * microsecond (memory reads and writes of an operation both count), and
+ * takes the next method once done.  So fences signal some time after
+ * their submission, as on a card, and waits between channels happen.
+ */
+#define NV_GR_BYTES_PER_US 1024     /* ~1 GB/s, a GeForce2-era M2MF */
+
+void nv_pgraph_work(NVDevState *s, uint64_t bytes)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+
+    s->gr_busy_until = MAX(s->gr_busy_until, now) +
+                       bytes * 1000 / NV_GR_BYTES_PER_US;
+}
+
+int64_t nv_pgraph_busy_until(NVDevState *s)
+{
+    return s->gr_busy_until;
+}
+
 /* Can PGRAPH take a method?  Not while the driver handles its interrupt. */
 bool nv_pgraph_ready(NVDevState *s)
 {
@@ -182,7 +203,8 @@ static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PGRAPH_INTR:
         return G(s, reg);
     case NV_PGRAPH_STATUS:
-        return 0;                   /* every method completes when pulled */
+        /* bit 0: busy, while the last operation's time runs */
+        return s->gr_busy_until > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     case NV40_PGRAPH_CTXCTL_STAT:
         if (s->chip->family == NV_40) {
             return G(s, reg) & ~1u; /* never busy */
@@ -261,5 +283,6 @@ void nv_pgraph_reset(NVDevState *s)
     memset(s->grctx, 0, sizeof(s->grctx));
     memset(s->ctxprog, 0, sizeof(s->ctxprog));
     s->ctxprog_len = 0;
+    s->gr_busy_until = 0;
     G(s, NV_PGRAPH_FIFO) = 1;
 }
