@@ -78,3 +78,85 @@ def test_fbcon_accelerated_equals_cpu_drawn(boot_board, board, bpp):
             if a.pixel(x, y) != b.pixel(x, y)]
     assert not diff, (f'{len(diff)} pixels differ, first at {diff[0]}: '
                       f'accelerated {a.pixel(*diff[0])}, CPU {b.pixel(*diff[0])}')
+
+
+# ---- the in-guest client (harness/guest/nvaccel.c) -----------------------
+
+CLIENT_BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
+
+
+def client(b):
+    out = b.report.get('nvaccel')
+    assert out is not None, 'the guest ran no nvaccel'
+    return out
+
+
+@pytest.mark.parametrize('board', CLIENT_BOARDS)
+def test_client_copies_and_pingpong(boot_board, board):
+    """100 M2MF copies of random sizes, pitches and offsets VRAM<->GART
+    (one of 2047 lines, the most a launch takes), every byte compared by
+    the client; then two channels taking 50 turns on one buffer, which
+    nouveau orders with semaphores on NV17+ (nv17_fence_sync)."""
+    b = boot_board(board, cmdline='nvdev.accel=copy,100;pingpong,50')
+    out = client(b)
+    assert 'ok copy 100 copies, every byte checked' in out, '\n'.join(out)
+    assert any(l.startswith('ok pingpong 50 turns') for l in out), '\n'.join(out)
+    assert 'exit 0 copy,100' in out and 'exit 0 pingpong,50' in out, '\n'.join(out)
+    assert not failures(b), '\n'.join(failures(b))
+
+
+# kind -> the board and what nouveau 6.1 prints about it
+# (nv04_fifo_dma_pusher, nv04_fifo_cache_error, nv20_gr_intr, nv10_gr_intr)
+HOSTILE = {
+    'invalid-cmd': ('nv17', r'fifo: DMA_PUSHER - ch \d+ \[nvaccel\[\d+\]\] get \w+ put \w+ '
+                            r'state 8\w+ \(err: INVALID_CMD\)'),
+    'jump-out': ('nv17', r'fifo: DMA_PUSHER - ch \d+ \[nvaccel\[\d+\]\] .*\(err: MEM_FAULT\)'),
+    'bad-handle': ('nv17', r'fifo: CACHE_ERROR - ch \d+ \[nvaccel\[\d+\]\] subc 3 mthd 0000 '
+                           r'data deadbeef'),
+    # NV10's interrupt handler hides it (below): the NV20-family one says it
+    'bad-method': ('nv34', r'gr: intr 00100000 \[ERROR\] nsource 00000040 \[ILLEGAL_MTHD\] '
+                           r'.* ch \d+ \[nvaccel\[\d+\]\] subc 4 class 0039 mthd 1234 '
+                           r'data 0000cafe'),
+    'dma-overrun': ('nv17', r'gr: intr 00100000 \[ERROR\] nsource 000001[08]0 '
+                            r'\[DMA_[RW]_PROTECTION\] .* class 0039 mthd 0328'),
+}
+
+
+def qemu_log(b):
+    with open(b.qemu_log_path) as f:
+        return f.read()
+
+
+def survives(b, kind):
+    """The client went on to a good copy that completed."""
+    out = client(b)
+    assert any(l.startswith(f'ok hostile {kind}:') for l in out), '\n'.join(out)
+    assert f'exit 0 hostile,{kind}' in out, '\n'.join(out)
+
+
+@pytest.mark.parametrize('kind', sorted(HOSTILE))
+def test_hostile_pushbuffer(boot_board, kind):
+    """nouveau names the channel and method, QEMU logs a guest error, the
+    guest lives on and a good copy afterwards completes."""
+    board, want = HOSTILE[kind]
+    b = boot_board(board, cmdline=f'nvdev.accel=hostile,{kind}')
+    assert any(re.search(want, l) for l in report.lines(b)), \
+        f'{kind}: nouveau did not say so:\n' + '\n'.join(report.driver_lines(b)[-20:])
+    survives(b, kind)
+    log = qemu_log(b)
+    assert 'nvdev: P' in log and ('PFIFO' in log or 'PGRAPH' in log), \
+        'QEMU logged no guest error'
+
+
+def test_nv10_family_hides_an_illegal_method(boot_board):
+    """nouveau 6.1's nv10_gr_intr clears the ERROR it would print when
+    nv10_gr_mthd() returns false, i.e. for every method it has no software
+    handler for (only class 0x99 has one), so on NV1x a bad method goes
+    unreported by the driver (nv04_gr_intr does the same with NOTIFY).
+    The card still traps it (QEMU says so), and the channel goes on."""
+    b = boot_board('nv17', cmdline='nvdev.accel=hostile,bad-method')
+    assert not [l for l in report.lines(b) if 'ILLEGAL_MTHD' in l]
+    assert re.search(r'PGRAPH: ch \d+ subc 4 class 0x0039 mthd 0x1234 data 0x0000cafe: '
+                     r'no such method', qemu_log(b))
+    survives(b, 'bad-method')
+    assert not failures(b), '\n'.join(failures(b))

@@ -6,6 +6,8 @@
          seconds to the fbdev modeset line
   trace  nv11 boots with the register trace on and off; then replay
          throughput of the traced boot over qtest
+  accel  fbcon drawing screens of text with nouveau accelerated and with
+         noaccel; the guest client's M2MF against its memcpy
 Runs alternate between the two sides so machine noise hits both alike."""
 import re
 import statistics
@@ -79,3 +81,36 @@ def bench_trace(runs=5):
         f'{(t_on / t_off - 1) * 100:+.1f} % wall',
         f'replay: {n} accesses in {secs:.2f} s = {n / secs:,.0f} accesses/s '
         '(every read matched)'])
+
+
+def _fbtext_s(b):
+    m = re.match(r'fbtext (\d+) lines from ([\d.]+) to ([\d.]+) s', b.report.get('fbtext') or '')
+    if not m:
+        raise SystemExit('nvdev bench: the guest reported no fbtext timing')
+    return float(m.group(3)) - float(m.group(2))
+
+
+def bench_accel(runs=3, board='nv11-ch7006', screens=10):
+    """fbcon writing @screens screens of coloured text (50 lines each at
+    1280x800), nouveau accelerated against noaccel, alternating; then the
+    guest's own M2MF against memcpy throughput."""
+    built = build.ensure_built()
+    cmd = f'loglevel=1 vt.global_cursor_default=0 nvdev.fbtext={screens * 50}'
+    acc, cpu = [], []
+    for _ in range(runs):
+        acc += _boots(built, 1, board=board, cmdline=cmd, trace=False)
+        cpu += _boots(built, 1, board=board, cmdline=cmd + ' nouveau.noaccel=1',
+                      trace=False)
+    g_acc = statistics.median(_fbtext_s(b) for b in acc)
+    g_cpu = statistics.median(_fbtext_s(b) for b in cpu)
+    h_acc = statistics.median(b.elapsed for b in acc)
+    h_cpu = statistics.median(b.elapsed for b in cpu)
+    b = _boots(built, 1, board=board, cmdline='nvdev.accel=bench,64', trace=False)[0]
+    m2mf = [l for l in b.report.get('nvaccel') or [] if l.startswith(('ok bench', 'FAIL'))]
+    return '\n'.join([
+        f'{board}: fbcon, {screens} screens of text ({runs} runs each, median)',
+        f'  guest seconds: accelerated {g_acc:.2f}, noaccel {g_cpu:.2f}: '
+        f'ratio noaccel/accelerated {g_cpu / g_acc:.2f}x',
+        f'  host seconds per boot: accelerated {h_acc:.2f}, noaccel {h_cpu:.2f}: '
+        f'ratio {h_cpu / h_acc:.2f}x',
+        f'  in-guest copies: {m2mf[0] if m2mf else "no result"}'])

@@ -416,6 +416,29 @@ def build_nvdrm():
 
 # ---- C tools and VBIOS images --------------------------------------------
 
+GUEST_TOOLS = [paths.repo('harness', 'guest', 'nvaccel.c')]
+
+
+def build_guest_tools():
+    """The guest's own test clients (harness/guest/*.c), static binaries
+    built against the guest kernel's DRM uapi headers.  Returns their
+    paths."""
+    uapi = os.path.join(ensure_kernel_source(), 'include', 'uapi', 'drm')
+    out = []
+    for src in GUEST_TOOLS:
+        name = os.path.splitext(os.path.basename(src))[0]
+        d = paths.cache('guest-tools', paths.digest(src, uapi))
+        binary = os.path.join(d, name)
+        if not os.path.exists(binary):
+            step(f'building guest tool {name}')
+            os.makedirs(d, exist_ok=True)
+            run(['gcc', '-static', '-O2', '-Wall', '-D__user=', '-I', uapi,
+                 '-o', binary + '.tmp', src])
+            os.rename(binary + '.tmp', binary)
+        out.append(binary)
+    return out
+
+
 def tools_dir():
     """meson build dir of this checkout's C code (one per checkout path)."""
     return paths.cache('tools', paths.digest(paths.REPO))
@@ -469,7 +492,7 @@ def setup():
         build_tools()
         qemu = build_qemu()
         kernel, modroot = build_kernel()
-        initrd = initramfs.build(modroot, build_nvdrm())
+        initrd = initramfs.build(modroot, build_nvdrm(), build_guest_tools())
     step(f'setup complete in {time.monotonic() - start:.0f} s')
     return qemu, kernel, initrd
 
@@ -481,5 +504,5 @@ def ensure_built():
             ensure_packages()
         qemu = build_qemu()
         kernel, modroot = build_kernel()
-        initrd = initramfs.build(modroot, build_nvdrm())
+        initrd = initramfs.build(modroot, build_nvdrm(), build_guest_tools())
     return qemu, kernel, initrd

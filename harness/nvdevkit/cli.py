@@ -75,7 +75,8 @@ def cmd_trace(args):
 
 def cmd_bench(args):
     from . import bench
-    print({'boot': bench.bench_boot, 'trace': bench.bench_trace}[args.what](args.runs))
+    print({'boot': bench.bench_boot, 'trace': bench.bench_trace,
+           'accel': bench.bench_accel}[args.what](args.runs))
     return 0
 
 
@@ -108,7 +109,7 @@ def main(argv=None):
     tr.add_argument('--raw', action='store_true', help='decode: show index writes')
 
     be = sub.add_parser('bench', help='benchmarks, reported as side-by-side ratios')
-    be.add_argument('what', choices=['boot', 'trace'])
+    be.add_argument('what', choices=['boot', 'trace', 'accel'])
     be.add_argument('--runs', type=int, default=5)
 
     args = p.parse_args(argv)

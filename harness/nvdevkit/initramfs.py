@@ -75,7 +75,7 @@ def _read(path):
         return f.read()
 
 
-def build(modroot, extra_key=''):
+def build(modroot, extra_key='', guest_tools=()):
     # the modules' directory names the kernel build (version and config);
     # @extra_key changes with modules installed into it later (nvdrm)
     inputs = [INIT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__,
@@ -83,7 +83,7 @@ def build(modroot, extra_key=''):
     inputs += sorted(glob.glob(os.path.join(modroot, 'lib', 'modules', '*',
                                             'modules.dep')))
     tools = [t for t in DRM_TOOLS if os.path.exists(t)]
-    inputs += tools
+    inputs += tools + list(guest_tools)
     out = paths.cache('initramfs', f'initramfs-{paths.digest(*inputs)}.cpio')
     if os.path.exists(out):
         return out
@@ -104,6 +104,8 @@ def build(modroot, extra_key=''):
             libs += [lib for lib in shared_libs(tool) if lib not in libs]
         for lib in libs:
             c.file(lib, _read(os.path.realpath(lib)), 0o755)
+        for tool in guest_tools:             # static: no libraries
+            c.file('bin/' + os.path.basename(tool), _read(tool), 0o755)
         for root, dirs, files in os.walk(modroot):
             dirs.sort()
             rel = os.path.relpath(root, modroot)
