@@ -6,12 +6,13 @@ as the hardware does; every failure path prints a line this test looks
 for ("GPU lockup", "CACHE_ERROR", ...).  The picture fbcon draws through
 PGRAPH (glyphs, fills, scrolling blits) must equal, pixel for pixel, the
 one it draws with the CPU under noaccel."""
+import collections
 import os
 import re
 
 import pytest
 
-from nvdevkit import png, report
+from nvdevkit import png, report, trace
 
 ACCEL_BOARDS = ['nv04', 'nv05', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go']
 
@@ -83,6 +84,8 @@ def test_fbcon_accelerated_equals_cpu_drawn(boot_board, board, bpp):
 # ---- the in-guest client (harness/guest/nvaccel.c) -----------------------
 
 CLIENT_BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
+# nouveau_drm.c: NV17_CHANNEL_DMA and NV40_CHANNEL_DMA get nv17_fence
+SEMAPHORE_BOARDS = {'nv17', 'nv34', 'nv43'}
 
 
 def client(b):
@@ -91,18 +94,40 @@ def client(b):
     return out
 
 
+SEMAPHORE_ACQUIRE, SEMAPHORE_RELEASE = 0x68, 0x6c
+
+
+def fifo_methods(b):
+    """Counter of (channel, method) over the pusher's M records."""
+    _, records = trace.read(b.trace_path)
+    return collections.Counter((r.addr >> 16, r.addr & 0x1ffc)
+                               for r in records if r.space == 'fifo')
+
+
 @pytest.mark.parametrize('board', CLIENT_BOARDS)
 def test_client_copies_and_pingpong(boot_board, board):
     """100 M2MF copies of random sizes, pitches and offsets VRAM<->GART
     (one of 2047 lines, the most a launch takes), every byte compared by
-    the client; then two channels taking 50 turns on one buffer, which
-    nouveau orders with semaphores on NV17+ (nv17_fence_sync)."""
+    the client; then channels of two clients taking 50 turns on shared
+    buffers.  From NV17 nouveau orders them with PFIFO semaphores
+    (nv17_fence_sync: an acquire and a release on each side); before, it
+    waits on the CPU and no semaphore method is sent."""
     b = boot_board(board, cmdline='nvdev.accel=copy,100;pingpong,50')
     out = client(b)
     assert 'ok copy 100 copies, every byte checked' in out, '\n'.join(out)
-    assert any(l.startswith('ok pingpong 50 turns') for l in out), '\n'.join(out)
+    turns = [l for l in out if l.startswith('ok pingpong 50 turns')]
+    assert turns, '\n'.join(out)
     assert 'exit 0 copy,100' in out and 'exit 0 pingpong,50' in out, '\n'.join(out)
     assert not failures(b), '\n'.join(failures(b))
+    chans = [int(c) for c in re.findall(r'channels (\d+) and (\d+)', turns[0])[0]]
+    m = fifo_methods(b)
+    for ch in chans:
+        acq, rel = m[(ch, SEMAPHORE_ACQUIRE)], m[(ch, SEMAPHORE_RELEASE)]
+        if board not in SEMAPHORE_BOARDS:
+            assert acq == rel == 0, f'ch{ch}: {acq} acquires, {rel} releases'
+        else:
+            # most turns find the other's still running
+            assert acq >= 25 and rel >= 25, f'ch{ch}: {acq} acquires, {rel} releases'
 
 
 # kind -> the board and what nouveau 6.1 prints about it

@@ -6,10 +6,10 @@
  *   nvaccel copy N        N M2MF copies of random sizes, pitches and
  *                         offsets between VRAM and GART buffers, every
  *                         byte compared with what the CPU expects
- *   nvaccel pingpong N    two channels take N turns, each reading what
- *                         the other's last turn wrote: each waits for the
- *                         other channel's fence, which nouveau implements
- *                         with PFIFO semaphores on NV17+
+ *   nvaccel pingpong N    two channels of two clients take N turns, each
+ *                         reading what the other's last turn wrote: each
+ *                         waits for the other channel's fence, which
+ *                         nouveau implements with PFIFO semaphores on NV17+
  *   nvaccel bench MIB     MIB MiB of M2MF copies VRAM -> GART, then the
  *                         same with memcpy, both timed in the guest
  *   nvaccel hostile KIND  a bad submission (invalid-cmd, bad-handle,
@@ -68,13 +68,14 @@ struct nvaccel_grobj_alloc {
 #define PUSH_WORDS	2048
 
 struct bo {
+	int fd;			/* the DRM file @handle belongs to */
 	uint32_t handle, domain, size;
 	uint64_t map_handle;
 	uint8_t *map;
 };
 
 struct chan {
-	int id;
+	int fd, id;
 	struct bo push;
 	uint32_t words[PUSH_WORDS];
 	unsigned int n;
@@ -85,7 +86,7 @@ struct chan {
 	unsigned int nr_relocs;
 };
 
-static int fd;
+static int fd;		/* the client's DRM file; pingpong opens a second */
 static uint32_t rng = 0x12345678;
 
 static uint32_t rnd(uint32_t n)
@@ -102,7 +103,7 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void bo_new(struct bo *bo, uint32_t domain, uint32_t size)
+static void bo_new_fd(struct bo *bo, int fd, uint32_t domain, uint32_t size)
 {
 	struct drm_nouveau_gem_new req = {
 		.info.size = size, .info.domain = domain, .align = 0x1000,
@@ -110,6 +111,7 @@ static void bo_new(struct bo *bo, uint32_t domain, uint32_t size)
 
 	if (ioctl(fd, DRM_IOCTL_NOUVEAU_GEM_NEW, &req))
 		die("GEM_NEW");
+	bo->fd = fd;
 	bo->handle = req.info.handle;
 	bo->domain = domain;
 	bo->size = size;
@@ -119,6 +121,28 @@ static void bo_new(struct bo *bo, uint32_t domain, uint32_t size)
 		die("mmap");
 }
 
+static void bo_new(struct bo *bo, uint32_t domain, uint32_t size)
+{
+	bo_new_fd(bo, fd, domain, size);
+}
+
+/* @bo as another DRM file (another nouveau client) sees it, through PRIME */
+static void bo_share(struct bo *view, const struct bo *bo, int fd2)
+{
+	struct drm_prime_handle req = {
+		.handle = bo->handle, .flags = DRM_CLOEXEC | DRM_RDWR,
+	};
+
+	if (ioctl(bo->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &req))
+		die("PRIME_HANDLE_TO_FD");
+	if (ioctl(fd2, DRM_IOCTL_PRIME_FD_TO_HANDLE, &req))
+		die("PRIME_FD_TO_HANDLE");
+	close(req.fd);
+	*view = *bo;
+	view->fd = fd2;
+	view->handle = req.handle;
+}
+
 /* wait until the GPU is done with @bo */
 static int bo_wait(struct bo *bo)
 {
@@ -126,7 +150,7 @@ static int bo_wait(struct bo *bo)
 		.handle = bo->handle, .flags = NOUVEAU_GEM_CPU_PREP_WRITE,
 	};
 
-	return ioctl(fd, DRM_IOCTL_NOUVEAU_GEM_CPU_PREP, &req);
+	return ioctl(bo->fd, DRM_IOCTL_NOUVEAU_GEM_CPU_PREP, &req);
 }
 
 /*
@@ -139,13 +163,13 @@ static void chan_suffix(struct chan *c)
 {
 	struct drm_nouveau_gem_pushbuf req = { .channel = c->id };
 
-	if (ioctl(fd, DRM_IOCTL_NOUVEAU_GEM_PUSHBUF, &req))
+	if (ioctl(c->fd, DRM_IOCTL_NOUVEAU_GEM_PUSHBUF, &req))
 		die("GEM_PUSHBUF (suffix)");
 	c->suffix[0] = req.suffix0;
 	c->suffix[1] = req.suffix1;
 }
 
-static void chan_new(struct chan *c)
+static void chan_new_fd(struct chan *c, int fd)
 {
 	struct nvaccel_channel_alloc req = {
 		.fb_ctxdma_handle = HANDLE_VRAM, .tt_ctxdma_handle = HANDLE_GART,
@@ -153,14 +177,20 @@ static void chan_new(struct chan *c)
 	struct nvaccel_grobj_alloc obj = { .handle = HANDLE_M2MF, .class = 0x39 };
 
 	memset(c, 0, sizeof(*c));
+	c->fd = fd;
 	if (ioctl(fd, IOCTL_CHANNEL_ALLOC, &req))
 		die("CHANNEL_ALLOC");
 	c->id = req.channel;
 	obj.channel = c->id;
 	if (ioctl(fd, IOCTL_GROBJ_ALLOC, &obj))
 		die("GROBJ_ALLOC M2MF");
-	bo_new(&c->push, NOUVEAU_GEM_DOMAIN_GART, PUSH_WORDS * 4);
+	bo_new_fd(&c->push, fd, NOUVEAU_GEM_DOMAIN_GART, PUSH_WORDS * 4);
 	chan_suffix(c);
+}
+
+static void chan_new(struct chan *c)
+{
+	chan_new_fd(c, fd);
 }
 
 static unsigned int chan_bo(struct chan *c, struct bo *bo)
@@ -224,7 +254,7 @@ static int kick(struct chan *c, int wait)
 	 * kernel rewrites if it has moved */
 	memcpy(c->push.map, c->words, c->n * 4);
 	memcpy(c->push.map + c->n * 4, c->suffix, 8);
-	ret = ioctl(fd, DRM_IOCTL_NOUVEAU_GEM_PUSHBUF, &req);
+	ret = ioctl(c->fd, DRM_IOCTL_NOUVEAU_GEM_PUSHBUF, &req);
 	if (!ret) {
 		c->suffix[0] = req.suffix0;
 		c->suffix[1] = req.suffix1;
@@ -318,62 +348,81 @@ static int copies(int n)
 }
 
 /*
- * Turn i runs on channel i & 1: a long copy that keeps the engine busy
+ * Turn i runs on channel i & 1: long copies that keep the engine busy
  * (so the turn is still running when the next one is submitted), then
  * value i into slot i of S, then slot i - 1 of S, written by the other
  * channel's turn, into slot i of T.  T[i] holds i - 1 only if the kernel
- * made each turn wait for the other channel's: with PFIFO semaphores
- * (nv17_fence_sync) on NV17+, with the CPU before.
+ * made each turn wait for the other channel's.
+ *
+ * The channels belong to two DRM files, i.e. two nouveau clients, the
+ * buffers shared through PRIME: nouveau (nv17_fence_sync) orders channels
+ * with PFIFO semaphores on NV17+ only when it can take the other
+ * channel's client lock, which the submitting client's own lock rules
+ * out for two channels of one client; those, and all channels before
+ * NV17, wait on the CPU.
  */
 #define SLOT 4096
 #define FILLER (512 << 10)
+#define FILLER_COPIES 8		/* 8 MiB of traffic: ~8 ms of engine time */
 
 static int pingpong(int n)
 {
-	struct bo src, sbuf, tbuf, fsrc, fdst[2];
+	struct bo src[2], sbuf[2], tbuf[2], fsrc[2], fdst[2];
 	struct chan ch[2];
+	int fds[2] = { fd, open("/dev/dri/card0", O_RDWR) };
 	int bad = 0;
 
-	chan_new(&ch[0]);
-	chan_new(&ch[1]);
-	bo_new(&src, NOUVEAU_GEM_DOMAIN_VRAM, (n + 1) * SLOT);
-	bo_new(&sbuf, NOUVEAU_GEM_DOMAIN_VRAM, (n + 1) * SLOT);
-	bo_new(&tbuf, NOUVEAU_GEM_DOMAIN_VRAM, (n + 1) * SLOT);
-	bo_new(&fsrc, NOUVEAU_GEM_DOMAIN_VRAM, FILLER);
-	bo_new(&fdst[0], NOUVEAU_GEM_DOMAIN_VRAM, FILLER);
-	bo_new(&fdst[1], NOUVEAU_GEM_DOMAIN_VRAM, FILLER);
+	if (fds[1] < 0)
+		die("open /dev/dri/card0 again");
+	chan_new_fd(&ch[0], fds[0]);
+	chan_new_fd(&ch[1], fds[1]);
+	bo_new(&src[0], NOUVEAU_GEM_DOMAIN_VRAM, (n + 1) * SLOT);
+	bo_new(&sbuf[0], NOUVEAU_GEM_DOMAIN_VRAM, (n + 1) * SLOT);
+	bo_new(&tbuf[0], NOUVEAU_GEM_DOMAIN_VRAM, (n + 1) * SLOT);
+	bo_new(&fsrc[0], NOUVEAU_GEM_DOMAIN_VRAM, FILLER);
+	bo_share(&src[1], &src[0], fds[1]);
+	bo_share(&sbuf[1], &sbuf[0], fds[1]);
+	bo_share(&tbuf[1], &tbuf[0], fds[1]);
+	bo_share(&fsrc[1], &fsrc[0], fds[1]);
+	for (int k = 0; k < 2; k++)
+		bo_new_fd(&fdst[k], fds[k], NOUVEAU_GEM_DOMAIN_VRAM, FILLER);
 	for (int i = 0; i <= n; i++)
-		memset(src.map + i * SLOT, i & 0xff, SLOT);
-	memset(sbuf.map, 0xa5, (n + 1) * SLOT);
-	memset(tbuf.map, 0xa5, (n + 1) * SLOT);
+		memset(src[0].map + i * SLOT, i & 0xff, SLOT);
+	memset(sbuf[0].map, 0xa5, (n + 1) * SLOT);
+	memset(tbuf[0].map, 0xa5, (n + 1) * SLOT);
 	/* slot 0 of S as if a turn -1 had written it */
-	memset(sbuf.map, 0xff, SLOT);
+	memset(sbuf[0].map, 0xff, SLOT);
 	for (int i = 1; i <= n; i++) {
-		struct chan *c = &ch[i & 1];
+		int k = i & 1;
+		struct chan *c = &ch[k];
 
-		m2mf(c, &fsrc, 0, 4096, &fdst[i & 1], 0, 4096, 4096, FILLER / 4096);
-		m2mf(c, &src, i * SLOT, SLOT, &sbuf, i * SLOT, SLOT, SLOT, 1);
-		m2mf(c, &sbuf, (i - 1) * SLOT, SLOT, &tbuf, i * SLOT, SLOT, SLOT, 1);
+		for (int j = 0; j < FILLER_COPIES; j++)
+			m2mf(c, &fsrc[k], 0, 4096, &fdst[k], 0, 4096, 4096,
+			     FILLER / 4096);
+		m2mf(c, &src[k], i * SLOT, SLOT, &sbuf[k], i * SLOT, SLOT, SLOT, 1);
+		m2mf(c, &sbuf[k], (i - 1) * SLOT, SLOT, &tbuf[k], i * SLOT, SLOT,
+		     SLOT, 1);
 		if (kick(c, 0)) {
 			printf("FAIL pingpong %d: %s\n", i, strerror(errno));
 			return 1;
 		}
 	}
-	if (bo_wait(&tbuf))
+	if (bo_wait(&tbuf[0]))
 		die("wait");
 	for (int i = 1; i <= n && bad < 5; i++) {
 		uint8_t want = i == 1 ? 0xff : (i - 1) & 0xff;
+		uint8_t *t = tbuf[0].map + i * SLOT;
 
-		if (tbuf.map[i * SLOT] != want || tbuf.map[i * SLOT + SLOT - 1] != want) {
+		if (t[0] != want || t[SLOT - 1] != want) {
 			printf("FAIL pingpong turn %d on channel %d read %#x from the "
 			       "other channel's turn, want %#x\n", i, ch[i & 1].id,
-			       tbuf.map[i * SLOT], want);
+			       t[0], want);
 			bad++;
 		}
 	}
 	if (!bad)
-		printf("ok pingpong %d turns between channels %d and %d, each "
-		       "after the other's\n", n, ch[0].id, ch[1].id);
+		printf("ok pingpong %d turns between channels %d and %d of two "
+		       "clients, each after the other's\n", n, ch[0].id, ch[1].id);
 	return !!bad;
 }
 
