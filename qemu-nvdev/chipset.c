@@ -19,7 +19,8 @@
 #define GART NV_CAP_PCIE_GART
 
 static const NVChipset nv_chipsets[] = {
-    /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM */
+    /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM
+     *        [units] */
     { "NV04", 0x04, NV_04, 0x20004000, 0x0020, 0x0020, PFB04,                  16 },
     { "NV05", 0x05, NV_04, 0x20104000, 0x0028, 0x002f, PFB04,                  32 },
     { "NV10", 0x10, NV_10, 0x010000a1, 0x0100, 0x0103, PFB10,                  32 },
@@ -27,7 +28,8 @@ static const NVChipset nv_chipsets[] = {
     { "NV15", 0x15, NV_10, 0x015000a1, 0x0150, 0x0153, PFB10,                  32 },
     { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
     { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
-    { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128 },
+    { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
+      0x0703 /* 2 quads (8 pixel pipes), 3 vertex units */ },
     { "NV34", 0x34, NV_30, 0x034000a1, 0x0320, 0x032f, PFB10 | HEADS | XTAL27 | DAC17, 128 },
 };
 

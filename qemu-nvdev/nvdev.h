@@ -52,6 +52,10 @@ typedef struct NVChipset {
     uint16_t pci_id_first, pci_id_last;
     uint32_t caps;
     uint16_t default_vram_mb;
+    /* NV4x PBUS 0x1540, the graphics units present: 7:0 the pixel quad
+     * pipes, 15:8 the vertex units (nouveau sizes its instance memory,
+     * nv40_instmem_oneinit, and PGRAPH 0x405000 from it) */
+    uint16_t hw_units;
 } NVChipset;
 
 const NVChipset *nv_chipset_by_pci_id(uint16_t device_id);

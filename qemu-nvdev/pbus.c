@@ -21,6 +21,7 @@
  * panel power scripts.  A board with a panel comes out of POST with it
  * lit at full duty; one without has nothing on the line and reads 0.
  */
+#define NV40_PBUS_HWUNITS   0x540   /* read-only: chip->hw_units */
 #define NV40_PBUS_PWM       0x5f0
 #define   PWM_ENABLE        (1u << 31)
 #define   PWM_DUTY_SHIFT    16
@@ -70,6 +71,11 @@ static uint64_t nv_pbus_read(NVDevState *s, const NVUnit *u, hwaddr addr,
             return 0;
         }
         return s->pbus_regs[addr >> 2];
+    case NV40_PBUS_HWUNITS:
+        if (s->chip->family != NV_40) {
+            *unimp = true;
+        }
+        return s->chip->hw_units;
     default:
         return nv_plain_read(s, s->pbus_regs, u, addr, unimp);
     }
@@ -101,6 +107,9 @@ static void nv_pbus_write(NVDevState *s, const NVUnit *u, hwaddr addr,
             return;
         }
         pwm_write(s, val);
+        break;
+    case NV40_PBUS_HWUNITS:
+        *unimp = s->chip->family != NV_40;
         break;
     default:
         nv_plain_write(s, s->pbus_regs, u, addr, val, unimp);

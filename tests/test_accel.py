@@ -185,3 +185,34 @@ def test_nv10_family_hides_an_illegal_method(boot_board):
                      r'no such method', qemu_log(b))
     survives(b, 'bad-method')
     assert not failures(b), '\n'.join(failures(b))
+
+
+def nv40_instmem_reserved(chipset, vs):
+    """nouveau 6.1's instance memory for NV4x (nv40_instmem_oneinit): a
+    graphics context per channel, sized per vertex unit, plus the GART
+    table and object storage."""
+    per_vs = (0x6aa0 if chipset == 0x40 else 0x4f00 if chipset < 0x43 else
+              0x4980 if chipset in (0x44, 0x46, 0x4a, 0x4c, 0x4e, 0x63, 0x67, 0x68)
+              else 0x4a40)
+    reserved = (per_vs * vs + 16 * 1024) * 32 + 512 * 1024 + 512 * 1024
+    return (reserved + 4095) & ~4095
+
+
+def test_nv43_units_size_instance_memory(boot_board, board_info):
+    """PBUS 0x1540 says which graphics units the chip has.  nouveau hands
+    it to clients (GETPARAM GRAPH_UNITS) and reserves instance memory for
+    a context per channel and vertex unit: its vertex units must be the
+    GeForce 6600's three (ctxnv40.c builds NV43's context for 3), and the
+    VRAM nouveau keeps for buffers what its formula leaves."""
+    b = boot_board('nv43', cmdline='nvdev.accel=info')
+    out = client(b)
+    units = {k: int(v, 16) for k, v in
+             (l.split()[2:4] for l in out if l.startswith('ok info '))}
+    assert units['chipset'] == 0x43, out
+    vs = bin(units['graph_units'] >> 8 & 0xff).count('1')
+    quads = bin(units['graph_units'] & 0xff).count('1')
+    assert (vs, quads) == (3, 2), f'units 0x{units["graph_units"]:x}'
+    vram = board_info('nv43').num('vram_mb') << 20
+    want = (vram - nv40_instmem_reserved(0x43, vs)) >> 20
+    lines = [l for l in report.driver_lines(b) if 'DRM: VRAM:' in l]
+    assert lines and lines[0].endswith(f'VRAM: {want} MiB'), (want, lines)

@@ -12,6 +12,8 @@
  *                         nouveau implements with PFIFO semaphores on NV17+
  *   nvaccel bench MIB     MIB MiB of M2MF copies VRAM -> GART, then the
  *                         same with memcpy, both timed in the guest
+ *   nvaccel info          nouveau's GETPARAM answers: chipset, VRAM and
+ *                         GART sizes, graphics units
  *   nvaccel hostile KIND  a bad submission (invalid-cmd, bad-handle,
  *                         bad-method, dma-overrun, jump-out), then a good
  *                         copy that must still complete
@@ -56,6 +58,18 @@ struct nvaccel_grobj_alloc {
 	int class;
 };
 
+struct nvaccel_getparam {
+	uint64_t param;
+	uint64_t value;
+};
+
+#define GETPARAM_FB_SIZE	8
+#define GETPARAM_AGP_SIZE	9
+#define GETPARAM_CHIPSET_ID	11
+#define GETPARAM_GRAPH_UNITS	13
+
+#define IOCTL_GETPARAM DRM_IOWR(DRM_COMMAND_BASE + DRM_NOUVEAU_GETPARAM, \
+				struct nvaccel_getparam)
 #define IOCTL_CHANNEL_ALLOC DRM_IOWR(DRM_COMMAND_BASE + DRM_NOUVEAU_CHANNEL_ALLOC, \
 				     struct nvaccel_channel_alloc)
 #define IOCTL_GROBJ_ALLOC DRM_IOW(DRM_COMMAND_BASE + DRM_NOUVEAU_GROBJ_ALLOC, \
@@ -528,6 +542,27 @@ static int bench(int mib)
 	return 0;
 }
 
+/* what nouveau tells its clients about the card (GETPARAM) */
+static int info(void)
+{
+	static const struct { uint64_t param; const char *name; } params[] = {
+		{ GETPARAM_CHIPSET_ID, "chipset" },
+		{ GETPARAM_FB_SIZE, "fb_size" },
+		{ GETPARAM_AGP_SIZE, "gart_size" },
+		{ GETPARAM_GRAPH_UNITS, "graph_units" },
+	};
+
+	for (unsigned int i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
+		struct nvaccel_getparam req = { .param = params[i].param };
+
+		if (ioctl(fd, IOCTL_GETPARAM, &req))
+			die(params[i].name);
+		printf("ok info %s 0x%llx\n", params[i].name,
+		       (unsigned long long)req.value);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	fd = open("/dev/dri/card0", O_RDWR);
@@ -541,7 +576,9 @@ int main(int argc, char **argv)
 		return hostile(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "bench"))
 		return bench(atoi(argv[2]));
+	if (argc == 2 && !strcmp(argv[1], "info"))
+		return info();
 	fprintf(stderr, "usage: nvaccel copy N | pingpong N | hostile KIND | "
-		"bench MIB\n");
+		"bench MIB | info\n");
 	return 2;
 }
