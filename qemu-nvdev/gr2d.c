@@ -304,6 +304,10 @@ static NVGrResult gdi_image_data(NVDevState *s, uint32_t *ctx, uint32_t data)
                              ctx[GC_SURF_FORMAT]);
     uint32_t bg = to_surface(ctx[GC_GDI_COLOR0_C], ctx[GC_GDI_COLOR_FORMAT],
                              ctx[GC_SURF_FORMAT]);
+    uint8_t *lo = NULL, *hi = NULL;     /* what this word drew */
+    uint8_t *row_p = NULL;              /* the clipped row being drawn */
+    int row_y = INT_MIN, row_x0 = 0;
+    bool fault = false;
     Surface sf;
 
     if (!in_w || ctx[GC_GDI_PIXELS] >= in_w * in_h) {
@@ -332,14 +336,29 @@ static NVGrResult gdi_image_data(NVDevState *s, uint32_t *ctx, uint32_t data)
             y < c.y0 || y >= c.y1) {
             continue;
         }
-        p = surf_row(s, &sf, x, y, 1, true);
-        if (!p) {
-            return NV_GR_DMA_W_FAULT;
+        if (y != row_y) {
+            int x1 = MIN(px + (int)MIN(in_w, out_w), c.x1);
+
+            row_y = y;
+            row_x0 = MAX(px, c.x0);
+            row_p = surf_row(s, &sf, row_x0, y, x1 - row_x0, true);
         }
+        if (!row_p) {
+            fault = true;
+            break;
+        }
+        p = row_p + (x - row_x0) * sf.bpp;
         put_px(p, &sf, gdi_px(ctx, one ? fg : bg, get_px(p, sf.bpp), x, y));
-        nv_dma_vram_dirty(s, p, sf.bpp);
+        lo = lo && lo < p ? lo : p;
+        hi = hi && hi > p + sf.bpp ? hi : p + sf.bpp;
     }
-    return NV_GR_DONE;
+    /* one dirty range for the word's pixels (a few rows of a glyph): the
+     * display redraws a few pages more, rather than taking a dirty-bitmap
+     * update per pixel */
+    if (lo) {
+        nv_dma_vram_dirty(s, lo, hi - lo);
+    }
+    return fault ? NV_GR_DMA_W_FAULT : NV_GR_DONE;
 }
 
 static NVGrResult gdi_method(NVDevState *s, uint32_t *ctx, uint32_t mthd,
