@@ -16,9 +16,10 @@
  * real hardware would raise CONTEXT_SWITCH for the driver to swap PGRAPH
  * registers; nouveau 6.1 copes with a card that never does (CTX_CONTROL
  * bit 16 then stays clear and nv04/nv10_gr_chan_fini skip the unload).
- * NV20-NV3x switch through the context table at 0x400780, NV40 runs a
- * context program: both are hardware-side, and here the internal copy
- * stands for the image the hardware would save and load.  NV40's program
+ * NV20-NV3x switch through the context table at 0x400780 (the resident
+ * channel shown as the hardware shows it, below), NV40 runs a context
+ * program: both are hardware-side, and here the internal copy stands for
+ * the image the hardware would save and load.  NV40's program
  * upload (0x400324/0x400328) is stored; a run (0x400304) completes at
  * once.  The ctxprog interpreter is separate work.
  *
@@ -27,6 +28,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "nvdev.h"
+#include "trace.h"
 
 #define G(s, a)                 ((s)->gr[((a) - 0x400000) >> 2])
 
@@ -35,6 +37,9 @@
 #define NV_PGRAPH_NSOURCE       0x400108
 #define NV40_PGRAPH_INTR_EN     0x40013c
 #define NV_PGRAPH_INTR_EN       0x400140
+#define NV10_PGRAPH_CTX_CONTROL 0x400144
+#define   CTX_CONTROL_VALID     (1u << 16)  /* a channel's context is loaded */
+#define NV10_PGRAPH_CTX_USER    0x400148    /* 28:24 its channel */
 #define NV10_PGRAPH_CTX_CACHE   0x400160    /* + 4 * subc: the class */
 #define NV04_PGRAPH_CTX_CACHE   0x400180
 #define NV04_PGRAPH_CTX_INST    0x40016c
@@ -45,6 +50,9 @@
 #define NV40_PGRAPH_UCODE_DATA  0x400328
 #define NV40_PGRAPH_CTXCTL_CUR  0x40032c
 #define NV_PGRAPH_STATUS        0x400700
+#define NV20_PGRAPH_CTX_TABLE   0x400780    /* RAMIN >> 4: an image per chid */
+#define NV20_PGRAPH_CTX_INST    0x400784    /* image of an explicit transfer */
+#define NV20_PGRAPH_CTX_XFER    0x400788    /* 0: load it, 1: save to it */
 #define NV_PGRAPH_TRAPPED_ADDR  0x400704
 #define NV_PGRAPH_TRAPPED_DATA  0x400708
 #define NV_PGRAPH_FIFO          0x400720
@@ -151,14 +159,61 @@ static void trap(NVDevState *s, int chid, int subc, uint32_t mthd,
     nvdev_update_irq(s);
 }
 
+/*
+ * NV20-NV3x: PGRAPH switches contexts itself, through the table at
+ * CTX_TABLE that nouveau fills with each channel's image (nv20_gr_chan_init).
+ * An image names its channel, 1 | chid << 24, at word 0 on NV20 and NV2A
+ * and at 0x28 from NV25 on (nv25.c, nv30.c, nv34.c, nv35.c chan_new).  A method of another channel
+ * saves the resident context to its image and loads the new one; CTX_CONTROL
+ * VALID and CTX_USER then name the resident channel, which is how
+ * nv20_gr_chan_fini knows to save a dying channel's context first.  The
+ * state itself stays in s->grctx: nouveau never reads an image back.
+ */
+static void nv20_ctx_switch(NVDevState *s, int chid)
+{
+    uint32_t table = G(s, NV20_PGRAPH_CTX_TABLE) << 4;
+    uint32_t user = G(s, NV10_PGRAPH_CTX_USER);
+    int cur = (user >> 24) & 0x1f;
+    uint32_t image, word0, id_off;
+
+    if ((G(s, NV10_PGRAPH_CTX_CONTROL) & CTX_CONTROL_VALID) && cur == chid) {
+        return;
+    }
+    image = nv_ramin_rd32(s, table + chid * 4) << 4;
+    id_off = s->chip->chipset == 0x20 || s->chip->chipset == 0x2a ? 0 : 0x28;
+    word0 = image ? nv_ramin_rd32(s, image + id_off) : 0;
+    if (!image || (word0 & 0xff) != 1 || ((word0 >> 24) & 0x1f) != chid) {
+        qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PGRAPH: channel %d has no "
+                      "context image (table entry 0x%x, its id word 0x%08x)\n",
+                      chid, image, word0);
+    }
+    trace_nvdev_gr_ctx_switch(cur, chid, image);
+    G(s, NV10_PGRAPH_CTX_CONTROL) |= CTX_CONTROL_VALID;
+    G(s, NV10_PGRAPH_CTX_USER) = (user & ~0x1f000000u) | chid << 24;
+}
+
 /* NV40: which channel's context the engine holds, as 0x40032c shows it
  * (nv40_gr_intr looks the channel up by it): PFIFO's GRCTX_INSTANCE. */
-static void nv40_current_context(NVDevState *s)
+static void nv40_ctx_switch(NVDevState *s, int chid)
 {
-    if (s->chip->family == NV_40) {
-        uint32_t grctx = s->fifo[(0x32e0 - 0x2000) >> 2];
+    uint32_t grctx = s->fifo[(0x32e0 - 0x2000) >> 2];
 
-        G(s, NV40_PGRAPH_CTXCTL_CUR) = 0x01000000 | (grctx & 0xfffff);
+    G(s, NV40_PGRAPH_CTXCTL_CUR) = 0x01000000 | (grctx & 0xfffff);
+}
+
+/* PGRAPH takes work of @chid: its context must be the resident one */
+static void ctx_switch(NVDevState *s, int chid)
+{
+    switch (s->chip->family) {
+    case NV_20:
+    case NV_30:
+        nv20_ctx_switch(s, chid);
+        break;
+    case NV_40:
+        nv40_ctx_switch(s, chid);
+        break;
+    default:
+        break;                      /* NV04/NV1x: invisible, see above */
     }
 }
 
@@ -168,7 +223,7 @@ void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst)
 
     s->grctx[chid][GC_SUBC_INST + subc] = inst;
     s->grctx[chid][GC_SUBC_CLASS + subc] = cls;
-    nv40_current_context(s);
+    ctx_switch(s, chid);
     if (!nv_gr2d_known_class(cls) && !s->gr_class_unimp_logged) {
         qemu_log_mask(LOG_UNIMP, "nvdev: PGRAPH: class 0x%04x (ch %d subc %d) "
                       "is not modelled: its methods are dropped\n", cls, chid,
@@ -184,7 +239,7 @@ void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
     uint32_t cls = ctx[GC_SUBC_CLASS + subc];
     NVGrResult r;
 
-    nv40_current_context(s);
+    ctx_switch(s, chid);
     if (!nv_gr2d_known_class(cls)) {
         return;                     /* logged at bind */
     }
@@ -243,6 +298,17 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
             nv_pfifo_kick(s);
         }
         return;
+    case NV20_PGRAPH_CTX_XFER:
+        if (s->chip->family == NV_20 || s->chip->family == NV_30) {
+            /* the driver's own load or save of the image at CTX_INST:
+             * done at once (the state is the device's), the trigger
+             * clears itself */
+            trace_nvdev_gr_ctx_xfer(val & 2 ? "save" : "load",
+                                    G(s, NV20_PGRAPH_CTX_INST) << 4);
+            G(s, reg) = 0;
+            return;
+        }
+        break;
     default:
         break;
     }

@@ -216,3 +216,34 @@ def test_nv43_units_size_instance_memory(boot_board, board_info):
     want = (vram - nv40_instmem_reserved(0x43, vs)) >> 20
     lines = [l for l in report.driver_lines(b) if 'DRM: VRAM:' in l]
     assert lines and lines[0].endswith(f'VRAM: {want} MiB'), (want, lines)
+
+
+def test_nv34_context_switch_shows_the_resident_channel(boot_board):
+    """NV20-NV3x PGRAPH loads a channel's context from the table nouveau
+    fills (nv20_gr_chan_init) and says which channel is resident in
+    CTX_CONTROL/CTX_USER.  nouveau relies on that when a channel dies
+    (nv20_gr_chan_fini): only for the resident one it saves the context
+    to the image it put in the table, then marks nothing resident.  The
+    client's channel, last to draw, is resident when the client exits."""
+    b = boot_board('nv34', cmdline='nvdev.accel=copy,10')
+    assert 'exit 0 copy,10' in client(b)
+    _, recs = trace.read(b.trace_path)
+    mmio = [r for r in recs if r.space == 'mmio']
+    table = [r.value << 4 for r in mmio if r.dir == 'W' and r.addr == 0x400780][-1]
+    saves = [i for i, r in enumerate(mmio)
+             if r.dir == 'W' and r.addr == 0x400788 and r.value == 2]
+    assert saves, 'nouveau never found a dying channel resident'
+    i = saves[0]
+    ctl, user, inst = mmio[i - 3], mmio[i - 2], mmio[i - 1]
+    assert (ctl.addr, user.addr, inst.addr) == (0x400144, 0x400148, 0x400784)
+    assert ctl.value & 0x10000, f'CTX_CONTROL 0x{ctl.value:08x}'
+    chid = user.value >> 24 & 0x1f
+    assert chid != 0, 'the kernel channel does not die'
+    # the image nouveau saves to is the one it gave the table for chid
+    entries = [r.value for r in mmio if r.dir == 'W' and
+               r.addr == 0x700000 + table + chid * 4 and r.value]
+    assert entries and entries[-1] == inst.value, (hex(inst.value), entries)
+    after = mmio[i + 1:i + 8]
+    assert any(r.dir == 'W' and r.addr == 0x400144 and r.value == 0x10000000
+               for r in after)
+    assert 'has no context image' not in qemu_log(b)
