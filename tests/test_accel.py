@@ -247,3 +247,19 @@ def test_nv34_context_switch_shows_the_resident_channel(boot_board):
     assert any(r.dir == 'W' and r.addr == 0x400144 and r.value == 0x10000000
                for r in after)
     assert 'has no context image' not in qemu_log(b)
+
+
+def test_nv43_context_program_shows_the_resident_channel(boot_board):
+    """NV40's CTXCTL says in 0x40032c (valid bit 24 | image >> 4) whose
+    context the engine holds; nouveau's nv40_gr_chan_fini compares it with
+    the dying channel's image and, when it is that one, marks it unloaded
+    by clearing bit 24.  The client's channel, last to draw, is resident
+    when the client exits."""
+    b = boot_board('nv43', cmdline='nvdev.accel=copy,10')
+    assert 'exit 0 copy,10' in client(b)
+    _, recs = trace.read(b.trace_path)
+    cur = [r for r in recs if r.space == 'mmio' and r.addr == 0x40032c]
+    drops = [(a.value, c.value) for a, c in zip(cur, cur[1:])
+             if a.dir == 'R' and c.dir == 'W' and a.value & 0x01000000 and
+             c.value == a.value & ~0x01000000]
+    assert len(drops) == 1, [f'{r.dir} 0x{r.value:08x}' for r in cur[-8:]]
