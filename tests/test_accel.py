@@ -263,3 +263,11 @@ def test_nv43_context_program_shows_the_resident_channel(boot_board):
              if a.dir == 'R' and c.dir == 'W' and a.value & 0x01000000 and
              c.value == a.value & ~0x01000000]
     assert len(drops) == 1, [f'{r.dir} 0x{r.value:08x}' for r in cur[-8:]]
+
+
+def test_default_run_summary_is_accelerated_and_clean(boot_board):
+    """What `nvdev run` prints for the default board: nouveau moves
+    buffers with M2MF and dmesg has no problem line."""
+    text = report.summary(boot_board())
+    assert re.search(r'^accel +M2MF$', text, re.M), text
+    assert re.search(r'^problems +0 line', text, re.M), text

@@ -75,6 +75,18 @@ def bound_driver(boot, vendor='0x10de'):
     return None
 
 
+def accel(boot):
+    """What nouveau moves buffers with ("M2MF", "CPU"), or why not."""
+    for l in lines(boot):
+        m = re.search(r'MM: using (\S+) for buffer copies', l)
+        if m:
+            return m.group(1)
+    if any(l.startswith('Kernel command line') and 'nouveau.noaccel=1' in l
+           for l in lines(boot)):
+        return 'off (nouveau.noaccel=1)'
+    return 'none: the driver uses no copy engine'
+
+
 def problems(boot):
     """Kernel warnings, oopses and driver errors."""
     kernel = re.compile(r'WARNING:|BUG:|Oops:|Call Trace|general protection')
@@ -110,6 +122,9 @@ def summary(boot):
         else:
             out.append('connector  none registered')
         out.append(f'bound      {bound_driver(boot) or "no driver"}')
+        out.append(f'accel      {accel(boot)}')
+        for l in boot.report.get('nvaccel') or []:
+            out.append('nvaccel    ' + l)
         p = problems(boot)
         out.append(f'problems   {len(p)} line(s) of warnings/errors in dmesg')
         for l in p[:10]:
