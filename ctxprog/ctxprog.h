@@ -1,0 +1,155 @@
+/*
+ * libctxprog: NV40-family PGRAPH context programs ("ctxprogs").
+ *
+ * A ctxprog is the microcode PGRAPH's context-switch unit (CTXCTL) runs
+ * to save the outgoing channel's graphics state to its context image in
+ * instance memory and load the incoming one's.  The driver uploads it
+ * through 0x400324 (index) / 0x400328 (data), one 32-bit word an
+ * instruction.  This library decodes, disassembles and assembles those
+ * words, and reads and writes the 2009 firmware files nouveau loaded them
+ * from (nouveau/nvXX.ctxprog "NVCP", nouveau/nvXX.ctxvals "NVCV").
+ *
+ * Instruction word (bits 31:24 are zero in every known program; a word
+ * that does not decode is kept as raw data, never dropped):
+ *
+ *   23:20 opcode
+ *   0  nop                      (the whole word zero)
+ *   1  ctx REG, COUNT           COUNT (19:14) PGRAPH registers from REG
+ *                               ((REG - 0x400000) >> 2 in 13:0) to or from
+ *                               the image; COUNT 0 takes it from $sr
+ *   2  lsr IMM                  20-bit immediate into the scratch register
+ *   3  lsr2 IMM                 20-bit immediate into the second scratch
+ *   4  bra FLAG, set|clear, T   19:18 zero (call/ret are NV50's), target
+ *                               15:8, bit 7 set: branch if the flag is clear
+ *   5  wait FLAG, set|clear     bit 7 set: until the flag is set
+ *   6  cmd N                    a CTXCTL command (4:0)
+ *   7  set FLAG, set|clear      bit 7: the value
+ *   8  xfer AREA, START         a transfer of per-unit state (area 2:0,
+ *                               start 9:3)
+ *   9  reset IDX, MASK          (19:16, 15:0)
+ *
+ * Polarity of bit 7 follows nouveau (ctxnv40.h: CP_BRA_IF_CLEAR,
+ * CP_WAIT_SET, CP_SET_1); envytools reads bit 7 of wait as a negation and
+ * names flag 0x60 "idle" where nouveau has STATUS with idle 0.  Both make
+ * "wait 0x60" wait for an idle engine.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#ifndef CTXPROG_H
+#define CTXPROG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+
+#define CTXPROG_ERROR ctxprog_error_quark()
+GQuark ctxprog_error_quark(void);
+
+typedef enum {
+    CTXPROG_ERR_SYNTAX,     /* assembler input that means nothing */
+    CTXPROG_ERR_RANGE,      /* an operand that does not fit its field */
+    CTXPROG_ERR_LABEL,      /* a label used and never defined, or twice */
+    CTXPROG_ERR_TRUNCATED,  /* a firmware file shorter than it says */
+    CTXPROG_ERR_SIGNATURE,  /* not an NVCP / NVCV file */
+    CTXPROG_ERR_LENGTH,     /* its length field disagrees with its size */
+    CTXPROG_ERR_VERSION,    /* a version other than 0 */
+} CtxprogErrorCode;
+
+/* The most instructions an NV40 CTXCTL holds (8-bit program counter). */
+#define CTXPROG_NV40_MAX 256
+
+typedef enum {
+    CP_OP_RAW,              /* no known instruction: the word as data */
+    CP_OP_NOP,
+    CP_OP_CTX,
+    CP_OP_LSR,
+    CP_OP_LSR2,
+    CP_OP_BRA,
+    CP_OP_WAIT,
+    CP_OP_CMD,
+    CP_OP_SET,
+    CP_OP_XFER,
+    CP_OP_RESET,
+} CtxprogOp;
+
+/* CTXCTL commands (opcode 6), NV40 numbering */
+enum {
+    CP_CMD_NEXT_TO_SWAP = 0x07,         /* next channel -> 0x400784 */
+    CP_CMD_NEXT_TO_CURRENT = 0x09,      /* next channel -> current */
+    CP_CMD_SET_CONTEXT_POINTER = 0x0a,  /* $sr -> the image pointer */
+    CP_CMD_START_TIMER = 0x0b,
+    CP_CMD_CLEAR_RESET = 0x0c,
+    CP_CMD_HALT = 0x0d,                 /* stop, PC kept */
+    CP_CMD_END = 0x0e,                  /* stop, PC back to 0 */
+    CP_CMD_INTR = 0x0f,
+};
+
+/* flags: 0x00-0x0f 0x400310, 0x20-0x2f 0x400314, 0x60-0x6f 0x400318 (RO) */
+enum {
+    CP_FLAG_SWAP_DIRECTION = 0x00,      /* 0 load, 1 save */
+    CP_FLAG_USER_SAVE = 0x05,
+    CP_FLAG_USER_LOAD = 0x06,
+    CP_FLAG_STATUS = 0x60,              /* 0 idle */
+    CP_FLAG_AUTO_SAVE = 0x64,
+    CP_FLAG_AUTO_LOAD = 0x65,
+    CP_FLAG_STATE3D = 0x66,
+    CP_FLAG_ALWAYS = 0x68,
+    CP_FLAG_TIMER_IDLE = 0x69,
+};
+
+typedef struct CtxprogInsn {
+    CtxprogOp op;
+    uint32_t word;          /* as encoded (for CP_OP_RAW, the data) */
+    uint32_t reg;           /* ctx: first PGRAPH register (absolute) */
+    unsigned count;         /* ctx: registers, 0 = from $sr */
+    uint32_t imm;           /* lsr/lsr2: value; reset: mask */
+    unsigned flag;          /* bra/wait/set */
+    bool state;             /* bra: branch if set; wait: until set; set: value */
+    unsigned target;        /* bra */
+    unsigned cmd;           /* cmd */
+    unsigned area, start;   /* xfer */
+    unsigned idx;           /* reset */
+} CtxprogInsn;
+
+/* Decode @word; false (and insn->op == CP_OP_RAW) if it is no instruction. */
+bool ctxprog_decode(uint32_t word, CtxprogInsn *insn);
+/* Encode @insn; false if an operand does not fit (then *word is untouched) */
+bool ctxprog_encode(const CtxprogInsn *insn, uint32_t *word);
+
+/* One instruction as text, without label or comment ("ctx 0x400b00, 4") */
+void ctxprog_format(const CtxprogInsn *insn, GString *out);
+const char *ctxprog_flag_name(unsigned flag);   /* NULL if it has none */
+const char *ctxprog_cmd_name(unsigned cmd);
+
+/*
+ * The listing of @n words: labels where branches land ("L1c:"), one
+ * instruction a line with its address and word as a comment.  Returns the
+ * number of raw (undecodable) words.
+ */
+unsigned ctxprog_disasm(const uint32_t *words, size_t n, GString *out);
+
+/* Assemble @text (the listing's syntax) into @words (guint32). */
+bool ctxprog_asm(const char *text, GArray *words, GError **errp);
+
+/* ---- firmware files ------------------------------------------------------ */
+
+#define CTXPROG_NVCP_SIGNATURE 0x5043564e   /* "NVCP" little endian */
+#define CTXPROG_NVCV_SIGNATURE 0x5643564e   /* "NVCV" */
+
+typedef struct CtxprogVal {
+    uint32_t offset;        /* word index into the context image */
+    uint32_t value;
+} CtxprogVal;
+
+/* NVCP: u32 signature, u8 version, u16 length, u32 data[length] */
+bool ctxprog_nvcp_read(const uint8_t *data, size_t len, GArray *words,
+                       GError **errp);
+GByteArray *ctxprog_nvcp_write(const uint32_t *words, size_t n);
+
+/* NVCV: u32 signature, u8 version, u32 length, {u32 offset, value}[length] */
+bool ctxprog_nvcv_read(const uint8_t *data, size_t len, GArray *vals,
+                       GError **errp);
+GByteArray *ctxprog_nvcv_write(const CtxprogVal *vals, size_t n);
+
+#endif

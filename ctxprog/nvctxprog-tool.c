@@ -1,0 +1,259 @@
+/*
+ * nvctxprog: NV40-family context programs.
+ *
+ *   nvctxprog disasm PROGRAM           the listing (asm's input)
+ *   nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin]
+ *   nvctxprog info FILE                what a firmware file holds
+ *   nvctxprog vals FILE.ctxvals        the context values, one a line
+ *
+ * A PROGRAM is an NVCP file (nouveau/nvXX.ctxprog), a text file of words
+ * (one number a line, ; or # comments) or raw little-endian words.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "ctxprog.h"
+#include <stdio.h>
+#include <string.h>
+
+static const char *const usage_text =
+    "usage: nvctxprog disasm PROGRAM\n"
+    "       nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin]\n"
+    "       nvctxprog info FILE\n"
+    "       nvctxprog vals FILE.ctxvals\n"
+    "PROGRAM: an NVCP file, a text file of words, or raw little-endian words\n";
+
+static int usage(FILE *f, int rc)
+{
+    fputs(usage_text, f);
+    return rc;
+}
+
+static bool is_text(const gchar *data, gsize len)
+{
+    for (gsize i = 0; i < len; i++) {
+        if (!g_ascii_isprint(data[i]) && !g_ascii_isspace(data[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool text_words(const gchar *data, GArray *words, GError **errp)
+{
+    g_auto(GStrv) lines = g_strsplit(data, "\n", -1);
+
+    for (unsigned i = 0; lines[i]; i++) {
+        char *l = lines[i], *end;
+        guint64 v;
+
+        l[strcspn(l, ";#")] = 0;
+        g_strstrip(l);
+        if (!*l) {
+            continue;
+        }
+        v = g_ascii_strtoull(l, &end, 16);
+        if (*end || v > UINT32_MAX) {
+            g_set_error(errp, CTXPROG_ERROR, CTXPROG_ERR_SYNTAX,
+                        "line %u: not a 32-bit hex word: %s", i + 1, l);
+            return false;
+        }
+        g_array_append_vals(words, &(uint32_t) { v }, 1);
+    }
+    return true;
+}
+
+static bool load_program(const char *path, GArray *words, GError **errp)
+{
+    g_autofree gchar *data = NULL;
+    gsize len;
+
+    if (!g_file_get_contents(path, &data, &len, errp)) {
+        return false;
+    }
+    if (len >= 4 && !memcmp(data, "NVCP", 4)) {
+        return ctxprog_nvcp_read((const uint8_t *)data, len, words, errp);
+    }
+    if (is_text(data, len)) {
+        return text_words(data, words, errp);
+    }
+    if (len % 4) {
+        g_set_error(errp, CTXPROG_ERROR, CTXPROG_ERR_LENGTH,
+                    "%zu bytes: neither NVCP, text, nor whole words", len);
+        return false;
+    }
+    for (gsize i = 0; i < len; i += 4) {
+        const uint8_t *p = (const uint8_t *)data + i;
+        uint32_t w = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+
+        g_array_append_val(words, w);
+    }
+    return true;
+}
+
+static int fail(const char *path, GError *err)
+{
+    fprintf(stderr, "nvctxprog: %s: %s\n", path, err->message);
+    g_error_free(err);
+    return 1;
+}
+
+static int cmd_disasm(const char *path)
+{
+    g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GString) out = g_string_new(NULL);
+    GError *err = NULL;
+    unsigned raw;
+
+    if (!load_program(path, words, &err)) {
+        return fail(path, err);
+    }
+    raw = ctxprog_disasm((uint32_t *)words->data, words->len, out);
+    g_string_append_printf(out, "; %u words, %u unknown\n", words->len, raw);
+    fputs(out->str, stdout);
+    return 0;
+}
+
+static int cmd_asm(const char *path, const char *out_path, const char *format)
+{
+    g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GByteArray) bytes = NULL;
+    g_autofree gchar *text = NULL;
+    GError *err = NULL;
+
+    if (!g_file_get_contents(path, &text, NULL, &err) ||
+        !ctxprog_asm(text, words, &err)) {
+        return fail(path, err);
+    }
+    if (!strcmp(format, "nvcp")) {
+        if (words->len > CTXPROG_NV40_MAX) {
+            fprintf(stderr, "nvctxprog: %s: %u instructions, an NV40 CTXCTL "
+                    "holds %u\n", path, words->len, CTXPROG_NV40_MAX);
+            return 1;
+        }
+        bytes = ctxprog_nvcp_write((uint32_t *)words->data, words->len);
+    } else if (!strcmp(format, "bin") || !strcmp(format, "hex")) {
+        bytes = g_byte_array_new();
+        for (unsigned i = 0; i < words->len; i++) {
+            uint32_t w = g_array_index(words, uint32_t, i);
+
+            if (format[0] == 'h') {
+                g_autofree gchar *line = g_strdup_printf("0x%08x\n", w);
+                g_byte_array_append(bytes, (guint8 *)line, strlen(line));
+            } else {
+                uint8_t le[4] = { w, w >> 8, w >> 16, w >> 24 };
+                g_byte_array_append(bytes, le, 4);
+            }
+        }
+    } else {
+        fprintf(stderr, "nvctxprog: no format %s (hex, nvcp, bin)\n", format);
+        return 2;
+    }
+    if (!out_path) {
+        fwrite(bytes->data, 1, bytes->len, stdout);
+        return 0;
+    }
+    if (!g_file_set_contents(out_path, (gchar *)bytes->data, bytes->len, &err)) {
+        return fail(out_path, err);
+    }
+    return 0;
+}
+
+static int cmd_info(const char *path, bool list_vals)
+{
+    g_autofree gchar *data = NULL;
+    GError *err = NULL;
+    gsize len;
+
+    if (!g_file_get_contents(path, &data, &len, &err)) {
+        return fail(path, err);
+    }
+    if (len >= 4 && !memcmp(data, "NVCV", 4)) {
+        g_autoptr(GArray) vals = g_array_new(FALSE, FALSE, sizeof(CtxprogVal));
+        uint32_t top = 0;
+
+        if (!ctxprog_nvcv_read((const uint8_t *)data, len, vals, &err)) {
+            return fail(path, err);
+        }
+        for (unsigned i = 0; i < vals->len; i++) {
+            CtxprogVal *v = &g_array_index(vals, CtxprogVal, i);
+
+            top = MAX(top, v->offset + 1);
+            if (list_vals) {
+                printf("0x%05x 0x%08x\n", v->offset, v->value);
+            }
+        }
+        if (!list_vals) {
+            printf("%s: ctxvals (NVCV v0), %u values, image at least 0x%x "
+                   "bytes\n", path, vals->len, top * 4);
+        }
+        return 0;
+    }
+    if (list_vals) {
+        fprintf(stderr, "nvctxprog: %s: not an NVCV file\n", path);
+        return 1;
+    }
+    if (len >= 4 && !memcmp(data, "NVCP", 4)) {
+        g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        g_autoptr(GString) out = g_string_new(NULL);
+        unsigned raw;
+
+        if (!ctxprog_nvcp_read((const uint8_t *)data, len, words, &err)) {
+            return fail(path, err);
+        }
+        raw = ctxprog_disasm((uint32_t *)words->data, words->len, out);
+        printf("%s: ctxprog (NVCP v0), %u instructions, %u unknown%s\n", path,
+               words->len, raw, words->len > CTXPROG_NV40_MAX ?
+               ", more than an NV40 CTXCTL holds" : "");
+        return 0;
+    }
+    fprintf(stderr, "nvctxprog: %s: neither an NVCP nor an NVCV file\n", path);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+    const char *file = NULL, *out = NULL, *format = "hex";
+
+    if (!cmd) {
+        return usage(stderr, 2);
+    }
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        return usage(stdout, 0);
+    }
+    /* options before or after the file */
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            return usage(stdout, 0);
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            format = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "nvctxprog: unknown option %s\n", argv[i]);
+            return usage(stderr, 2);
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            return usage(stderr, 2);
+        }
+    }
+    if (!file) {
+        return usage(stderr, 2);
+    }
+    if ((out || strcmp(format, "hex")) && strcmp(cmd, "asm")) {
+        fprintf(stderr, "nvctxprog: -o and --format are asm's\n");
+        return 2;
+    }
+    if (!strcmp(cmd, "disasm")) {
+        return cmd_disasm(file);
+    } else if (!strcmp(cmd, "asm")) {
+        return cmd_asm(file, out, format);
+    } else if (!strcmp(cmd, "info")) {
+        return cmd_info(file, false);
+    } else if (!strcmp(cmd, "vals")) {
+        return cmd_info(file, true);
+    }
+    fprintf(stderr, "nvctxprog: no command %s\n", cmd);
+    return usage(stderr, 2);
+}

@@ -1,0 +1,222 @@
+/*
+ * libctxprog unit tests.  Oracles: the encodings nouveau's generator
+ * emits (ctxnv40.h CP_* macros), the program nouveau 6.1 uploads on NV43
+ * (tests/nv43-nouveau.hex, from a boot's register trace) and the file
+ * layout its 2009 loader read.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+#include "ctxprog.h"
+#include <string.h>
+
+static GArray *words_of(const char *text)
+{
+    GArray *w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GError) err = NULL;
+
+    g_assert_true(ctxprog_asm(text, w, &err));
+    g_assert_no_error(err);
+    return w;
+}
+
+static GArray *fixture(const char *name)
+{
+    g_autofree gchar *path = g_test_build_filename(G_TEST_DIST, name, NULL);
+    g_autofree gchar *text = NULL;
+    GArray *w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_auto(GStrv) lines = NULL;
+
+    g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+    lines = g_strsplit(text, "\n", -1);
+    for (char **l = lines; *l; l++) {
+        if (**l && **l != '#') {
+            uint32_t v = g_ascii_strtoull(*l, NULL, 16);
+            g_array_append_val(w, v);
+        }
+    }
+    return w;
+}
+
+/* what nouveau's emitters produce for these (ctxnv40.h) */
+static void test_nouveau_encodings(void)
+{
+    static const struct {
+        const char *text;
+        uint32_t word;
+    } cases[] = {
+        { "cmd end", 0x0060000e },                  /* CP_END */
+        { "cmd next_to_swap", 0x00600007 },         /* CP_NEXT_TO_SWAP */
+        { "cmd next_to_current", 0x00600009 },
+        { "cmd set_context_pointer", 0x0060000a },
+        { "xfer main, 0", 0x00800001 },             /* CP_LOAD_MAGIC_UNK01 */
+        { "xfer main, 5", 0x00800029 },             /* ..._NV44TCL */
+        { "xfer main, 8", 0x00800041 },             /* ..._NV40TCL */
+        { "lsr 0x12345", 0x00212345 },              /* CP_LOAD_SR | v */
+        /* cp_ctx(0x400b00, 4): CP_CTX | 4 << 14 | (0x400b00 - 0x400000) >> 2 */
+        { "ctx 0x400b00, 4", 0x001102c0 },
+        { "ctx 0x401000, $sr", 0x00100400 },        /* a long run: count 0 */
+        /* cp_bra(AUTO_SAVE, PENDING, 0x11): jump if set, no IF_CLEAR */
+        { "bra auto_save, set, 0x11", 0x00401164 },
+        { "bra user_save, clear, 0x11", 0x00401185 },
+        /* cp_wait(STATUS, IDLE): idle is 0, no WAIT_SET */
+        { "wait status, clear", 0x00500060 },
+        { "set user_save, clear", 0x00700005 },     /* cp_set(.., NOT_PENDING) */
+        { "set swap_direction, set", 0x00700080 },
+        { "reset 1, 0x0880", 0x00910880 },
+        { "nop", 0x00000000 },
+        { ".word 0x01940000", 0x01940000 },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GArray) w = words_of(cases[i].text);
+        g_autoptr(GString) back = g_string_new(NULL);
+        CtxprogInsn in;
+
+        g_assert_cmpuint(w->len, ==, 1);
+        g_assert_cmphex(g_array_index(w, uint32_t, 0), ==, cases[i].word);
+        ctxprog_decode(cases[i].word, &in);
+        ctxprog_format(&in, back);
+        g_assert_cmpstr(back->str, ==, cases[i].text);
+    }
+}
+
+/* every 24-bit word: decoded ones encode back to themselves */
+static void test_decode_encode_every_word(void)
+{
+    unsigned known = 0;
+
+    for (uint32_t w = 0; w < (1u << 24); w++) {
+        CtxprogInsn in;
+        uint32_t back = ~w;
+
+        if (!ctxprog_decode(w, &in)) {
+            g_assert_cmpint(in.op, ==, CP_OP_RAW);
+            continue;
+        }
+        known++;
+        g_assert_true(ctxprog_encode(&in, &back));
+        if (back != w) {
+            g_error("0x%06x decodes to op %d, encodes to 0x%06x", w, in.op, back);
+        }
+    }
+    /* opcodes 1, 2, 3, 9 whole; 4 (1/16), 5, 7 (1/4096), 6 (1/32768) ... */
+    g_assert_cmpuint(known, >, 4u << 20);
+}
+
+/* a listing of every sampled word assembles to the same words */
+static void test_text_round_trip(void)
+{
+    g_autoptr(GArray) w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GString) text = g_string_new(NULL);
+    g_autoptr(GArray) back = NULL;
+
+    for (uint32_t x = 0; x < (1u << 24); x += 4099) {
+        uint32_t v = x | (x % 7 == 0 ? 0x80000000u : 0);
+
+        g_array_append_val(w, v);
+    }
+    /* branches must land inside: targets are made labels */
+    ctxprog_disasm((uint32_t *)w->data, w->len, text);
+    back = words_of(text->str);
+    g_assert_cmpuint(back->len, ==, w->len);
+    g_assert_cmpmem(back->data, back->len * 4, w->data, w->len * 4);
+}
+
+static void test_nouveau_nv43_program(void)
+{
+    g_autoptr(GArray) w = fixture("nv43-nouveau.hex");
+    g_autoptr(GString) text = g_string_new(NULL);
+    g_autoptr(GArray) back = NULL;
+    unsigned raw;
+
+    g_assert_cmpuint(w->len, ==, 97);           /* accel.md: NV43 97 words */
+    raw = ctxprog_disasm((uint32_t *)w->data, w->len, text);
+    g_assert_cmpuint(raw, ==, 1);               /* 0x01940000 */
+    g_assert_nonnull(strstr(text->str, "cmd end"));
+    g_assert_nonnull(strstr(text->str, ".word 0x01940000"));
+    back = words_of(text->str);
+    g_assert_cmpmem(back->data, back->len * 4, w->data, w->len * 4);
+}
+
+static void test_asm_errors(void)
+{
+    static const struct {
+        const char *text;
+        int code;
+        const char *says;
+    } cases[] = {
+        { "bra always, set, nowhere", CTXPROG_ERR_LABEL, "line 1: no such label: nowhere" },
+        { "a:\nnop\na:\nnop", CTXPROG_ERR_LABEL, "line 3: label defined twice: a" },
+        { "nop\nfrob 1", CTXPROG_ERR_SYNTAX, "line 2: unknown instruction frob" },
+        { "ctx 0x400000, 64", CTXPROG_ERR_RANGE, "line 1: out of range: 64" },
+        { "ctx 0x400002, 1", CTXPROG_ERR_RANGE, "line 1: operands do not fit ctx" },
+        { "lsr 0x100000", CTXPROG_ERR_RANGE, "line 1: out of range: 0x100000" },
+        { "wait status", CTXPROG_ERR_SYNTAX, "line 1: wrong number of operands for wait" },
+        { "set status, maybe", CTXPROG_ERR_SYNTAX, "line 1: want set or clear, not maybe" },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GArray) w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        g_autoptr(GError) err = NULL;
+
+        g_assert_false(ctxprog_asm(cases[i].text, w, &err));
+        g_assert_error(err, CTXPROG_ERROR, cases[i].code);
+        g_assert_cmpstr(err->message, ==, cases[i].says);
+    }
+}
+
+static void test_firmware_files(void)
+{
+    static const uint32_t prog[] = { 0x00401164, 0x0060000e };
+    static const CtxprogVal vals[] = { { 0, 0x100 }, { 0x2a, 0xdeadbeef } };
+    g_autoptr(GByteArray) p = ctxprog_nvcp_write(prog, 2);
+    g_autoptr(GByteArray) v = ctxprog_nvcv_write(vals, 2);
+    g_autoptr(GArray) w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autoptr(GArray) cv = g_array_new(FALSE, FALSE, sizeof(CtxprogVal));
+    GError *err = NULL;
+
+    /* the 2009 layout: 7 + 4n and 9 + 8n bytes, "NVCP"/"NVCV" first */
+    g_assert_cmpuint(p->len, ==, 7 + 8);
+    g_assert_cmpmem(p->data, 7, "NVCP\0\2\0", 7);
+    g_assert_cmpuint(v->len, ==, 9 + 16);
+    g_assert_cmpmem(v->data, 9, "NVCV\0\2\0\0\0", 9);
+    g_assert_true(ctxprog_nvcp_read(p->data, p->len, w, &err));
+    g_assert_cmpmem(w->data, 8, prog, 8);
+    g_assert_true(ctxprog_nvcv_read(v->data, v->len, cv, &err));
+    g_assert_cmpmem(cv->data, 16, vals, 16);
+
+    /* damaged */
+    g_array_set_size(w, 0);
+    g_assert_false(ctxprog_nvcp_read(p->data, p->len - 1, w, &err));
+    g_assert_error(err, CTXPROG_ERROR, CTXPROG_ERR_TRUNCATED);
+    g_assert_cmpstr(err->message, ==,
+                    "ctxprog: says 2 entries of 4 bytes, has room for 1");
+    g_clear_error(&err);
+    g_assert_false(ctxprog_nvcp_read(p->data, 5, w, &err));
+    g_assert_error(err, CTXPROG_ERROR, CTXPROG_ERR_TRUNCATED);
+    g_clear_error(&err);
+    g_byte_array_append(p, (guint8 *)"xx", 2);
+    g_assert_false(ctxprog_nvcp_read(p->data, p->len, w, &err));
+    g_assert_error(err, CTXPROG_ERROR, CTXPROG_ERR_LENGTH);
+    g_clear_error(&err);
+    g_assert_false(ctxprog_nvcp_read(v->data, v->len, w, &err));
+    g_assert_error(err, CTXPROG_ERROR, CTXPROG_ERR_SIGNATURE);
+    g_clear_error(&err);
+    v->data[4] = 1;
+    g_assert_false(ctxprog_nvcv_read(v->data, v->len, cv, &err));
+    g_assert_error(err, CTXPROG_ERROR, CTXPROG_ERR_VERSION);
+    g_clear_error(&err);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/ctxprog/nouveau-encodings", test_nouveau_encodings);
+    g_test_add_func("/ctxprog/decode-encode-every-word",
+                    test_decode_encode_every_word);
+    g_test_add_func("/ctxprog/text-round-trip", test_text_round_trip);
+    g_test_add_func("/ctxprog/nouveau-nv43-program", test_nouveau_nv43_program);
+    g_test_add_func("/ctxprog/asm-errors", test_asm_errors);
+    g_test_add_func("/ctxprog/firmware-files", test_firmware_files);
+    return g_test_run();
+}
