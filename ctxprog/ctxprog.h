@@ -95,7 +95,7 @@ enum {
     CP_FLAG_AUTO_LOAD = 0x65,
     CP_FLAG_STATE3D = 0x66,
     CP_FLAG_ALWAYS = 0x68,
-    CP_FLAG_TIMER_IDLE = 0x69,
+    CP_FLAG_TIMER = 0x69,                /* 0 once START_TIMER has run out */
 };
 
 typedef struct CtxprogInsn {
@@ -131,6 +131,60 @@ unsigned ctxprog_disasm(const uint32_t *words, size_t n, GString *out);
 
 /* Assemble @text (the listing's syntax) into @words (guint32). */
 bool ctxprog_asm(const char *text, GArray *words, GError **errp);
+
+/* ---- the interpreter ----------------------------------------------------- */
+
+/*
+ * CTXCTL's state lives in PGRAPH registers, as on the card, reached
+ * through @reg_read/@reg_write (the device's register file, no side
+ * effects): flags 0x00-0x1f in 0x400310 and 0x20-0x3f in 0x400314, the
+ * scratch registers 0x40031c ($sr) and 0x400338, the image pointer
+ * 0x400334 (words), the channel registers 0x40032c (current), 0x400330
+ * (next) and 0x400784 (the image transfers go to, RAMIN >> 4 in 19:0).
+ * Flags 0x40-0x7f are the hardware's (@hw_flag).  @image_rw moves word
+ * @index of the image at 0x400784; false: outside instance memory.
+ */
+typedef struct CtxprogOps {
+    uint32_t (*reg_read)(void *opaque, uint32_t reg);
+    void (*reg_write)(void *opaque, uint32_t reg, uint32_t val);
+    bool (*hw_flag)(void *opaque, unsigned flag);
+    bool (*image_rw)(void *opaque, uint32_t image, uint32_t index,
+                     uint32_t *val, bool write);
+} CtxprogOps;
+
+#define CTXPROG_REG_FLAGS0      0x400310
+#define CTXPROG_REG_FLAGS1      0x400314
+#define CTXPROG_REG_SR          0x40031c
+#define CTXPROG_REG_CUR         0x40032c
+#define CTXPROG_REG_NEXT        0x400330
+#define CTXPROG_REG_POINTER     0x400334
+#define CTXPROG_REG_SR2         0x400338
+#define CTXPROG_REG_SWAP        0x400784
+
+typedef enum {
+    CTXPROG_STOP_END,       /* cmd end: PC back to 0 */
+    CTXPROG_STOP_HALT,      /* cmd halt or intr: PC kept */
+    CTXPROG_STOP_STUCK,     /* a wait nothing in the run can satisfy */
+    CTXPROG_STOP_STEPS,     /* ran out of steps: a loop that never ends */
+    CTXPROG_STOP_PC,        /* ran off the end of the program */
+    CTXPROG_STOP_FAULT,     /* an image transfer outside instance memory */
+} CtxprogStop;
+
+typedef struct CtxprogRun {
+    CtxprogStop stop;
+    unsigned pc;            /* of the instruction it stopped at (or after) */
+    uint32_t word;          /* that instruction */
+    unsigned steps;
+    unsigned transfers;     /* registers moved to or from the image */
+    unsigned skipped;       /* words run as no-ops: unknown semantics */
+    int first_skipped;      /* PC of the first, -1 if none */
+} CtxprogRun;
+
+/* Run @prog from @pc for at most @max_steps instructions. */
+void ctxprog_run(const uint32_t *prog, size_t n, unsigned pc,
+                 unsigned max_steps, const CtxprogOps *ops, void *opaque,
+                 CtxprogRun *run);
+const char *ctxprog_stop_name(CtxprogStop stop);
 
 /* ---- firmware files ------------------------------------------------------ */
 

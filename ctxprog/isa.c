@@ -29,7 +29,7 @@ static const struct {
     { CP_FLAG_AUTO_LOAD, "auto_load" },
     { CP_FLAG_STATE3D, "state3d" },
     { CP_FLAG_ALWAYS, "always" },
-    { CP_FLAG_TIMER_IDLE, "timer_idle" },
+    { CP_FLAG_TIMER, "timer" },
 };
 
 static const char *const cmd_names[32] = {

@@ -208,6 +208,124 @@ static void test_firmware_files(void)
     g_clear_error(&err);
 }
 
+/* ---- the interpreter on a fake PGRAPH -------------------------------- */
+
+#define IMAGE_WORDS 0x8000
+
+typedef struct Fake {
+    uint32_t regs[0x10000 / 4];
+    uint32_t images[2][IMAGE_WORDS];    /* at RAMIN 0x10000, 0x20000 */
+    uint8_t hw[0x80];
+} Fake;
+
+static uint32_t fake_rd(void *o, uint32_t reg)
+{
+    return ((Fake *)o)->regs[(reg - 0x400000) / 4];
+}
+
+static void fake_wr(void *o, uint32_t reg, uint32_t v)
+{
+    ((Fake *)o)->regs[(reg - 0x400000) / 4] = v;
+}
+
+static bool fake_hw(void *o, unsigned flag)
+{
+    return ((Fake *)o)->hw[flag];
+}
+
+static bool fake_image(void *o, uint32_t image, uint32_t index, uint32_t *v,
+                       bool write)
+{
+    uint32_t at = (image & 0xfffff) << 4;
+    Fake *f = o;
+    uint32_t *img;
+
+    if ((at != 0x10000 && at != 0x20000) || index >= IMAGE_WORDS) {
+        return false;
+    }
+    img = f->images[at == 0x20000];
+    if (write) {
+        img[index] = *v;
+    } else {
+        *v = img[index];
+    }
+    return true;
+}
+
+static const CtxprogOps fake_ops = { fake_rd, fake_wr, fake_hw, fake_image };
+
+/*
+ * nouveau's NV43 program on a channel switch (the hardware's AUTO_SAVE and
+ * AUTO_LOAD both pending): channel A's registers go to A's image, B's
+ * image comes into the registers, and B is the current channel.
+ */
+static void test_run_nouveau_switch(void)
+{
+    g_autoptr(GArray) w = fixture("nv43-nouveau.hex");
+    g_autofree Fake *f = g_new0(Fake, 1);
+    unsigned checked = 0;
+    CtxprogRun run;
+
+    for (uint32_t r = 0; r < G_N_ELEMENTS(f->regs); r++) {
+        f->regs[r] = 0xa0000000 | r;
+    }
+    for (uint32_t i = 0; i < IMAGE_WORDS; i++) {
+        f->images[1][i] = 0xb0000000 | i;
+    }
+    fake_wr(f, CTXPROG_REG_FLAGS0, 0);
+    fake_wr(f, CTXPROG_REG_CUR, 0x01001000);
+    fake_wr(f, CTXPROG_REG_NEXT, 0x01002000);
+    fake_wr(f, CTXPROG_REG_SWAP, 0x01001000);
+    f->hw[CP_FLAG_AUTO_SAVE] = f->hw[CP_FLAG_AUTO_LOAD] = 1;
+    f->hw[CP_FLAG_ALWAYS] = f->hw[CP_FLAG_STATE3D] = 1;
+
+    ctxprog_run((uint32_t *)w->data, w->len, 0, 10000, &fake_ops, f, &run);
+    g_assert_cmpint(run.stop, ==, CTXPROG_STOP_END);
+    g_assert_cmphex(fake_rd(f, CTXPROG_REG_CUR), ==, 0x01002000);
+    g_assert_cmphex(fake_rd(f, CTXPROG_REG_SWAP), ==, 0x01002000);
+    /* the same layout both ways: where B's word k went, A's register went
+     * to word k of A's image (0x400400: "ctx 0x400400, 10") */
+    for (uint32_t reg = 0x400400; reg < 0x400428; reg += 4) {
+        uint32_t v = fake_rd(f, reg), k = v & 0xffffff;
+
+        g_assert_cmphex(v >> 24, ==, 0xb0);
+        g_assert_cmphex(f->images[0][k], ==, 0xa0000000 | (reg - 0x400000) / 4);
+        checked++;
+    }
+    g_assert_cmpuint(checked, ==, 10);
+    /* the unknown words: the two per-unit xfers in the save and again in
+     * the load, the two resets and 0x01940000 once before the load */
+    g_assert_cmpuint(run.skipped, ==, 7);
+    g_assert_cmpuint(run.transfers % 2, ==, 0);
+    g_assert_cmpuint(run.transfers / 2, >, 400);
+}
+
+static void test_run_bounded(void)
+{
+    g_autofree Fake *f = g_new0(Fake, 1);
+    g_autoptr(GArray) loop = words_of("a: bra always, set, a");
+    g_autoptr(GArray) stuck = words_of("wait user_save, set\ncmd end");
+    g_autoptr(GArray) off = words_of("lsr 0x7fff\ncmd set_context_pointer\n"
+                                     "set swap_direction, set\n"
+                                     "ctx 0x400400, 2\ncmd end");
+    g_autoptr(GArray) past = words_of("nop");
+    CtxprogRun run;
+
+    f->hw[CP_FLAG_ALWAYS] = 1;
+    fake_wr(f, CTXPROG_REG_SWAP, 0x1000);
+    ctxprog_run((uint32_t *)loop->data, loop->len, 0, 500, &fake_ops, f, &run);
+    g_assert_cmpint(run.stop, ==, CTXPROG_STOP_STEPS);
+    g_assert_cmpuint(run.steps, ==, 500);
+    ctxprog_run((uint32_t *)stuck->data, stuck->len, 0, 500, &fake_ops, f, &run);
+    g_assert_cmpint(run.stop, ==, CTXPROG_STOP_STUCK);
+    g_assert_cmpuint(run.pc, ==, 0);
+    ctxprog_run((uint32_t *)off->data, off->len, 0, 500, &fake_ops, f, &run);
+    g_assert_cmpint(run.stop, ==, CTXPROG_STOP_FAULT);
+    g_assert_cmpuint(run.transfers, ==, 1);     /* word 0x7fff fits, 0x8000 not */
+    ctxprog_run((uint32_t *)past->data, past->len, 0, 500, &fake_ops, f, &run);
+    g_assert_cmpint(run.stop, ==, CTXPROG_STOP_PC);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -218,5 +336,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ctxprog/nouveau-nv43-program", test_nouveau_nv43_program);
     g_test_add_func("/ctxprog/asm-errors", test_asm_errors);
     g_test_add_func("/ctxprog/firmware-files", test_firmware_files);
+    g_test_add_func("/ctxprog/run-nouveau-switch", test_run_nouveau_switch);
+    g_test_add_func("/ctxprog/run-bounded", test_run_bounded);
     return g_test_run();
 }
