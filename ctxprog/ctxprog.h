@@ -167,7 +167,7 @@ typedef enum {
     CTXPROG_STOP_STUCK,     /* a wait nothing in the run can satisfy */
     CTXPROG_STOP_STEPS,     /* ran out of steps: a loop that never ends */
     CTXPROG_STOP_PC,        /* ran off the end of the program */
-    CTXPROG_STOP_FAULT,     /* an image transfer outside instance memory */
+    CTXPROG_STOP_FAULT,     /* a transfer outside PGRAPH or instance memory */
 } CtxprogStop;
 
 typedef struct CtxprogRun {

@@ -181,7 +181,7 @@ const char *ctxprog_stop_name(CtxprogStop stop)
         [CTXPROG_STOP_STUCK] = "waits for a flag that cannot change",
         [CTXPROG_STOP_STEPS] = "does not end",
         [CTXPROG_STOP_PC] = "ran past its last instruction",
-        [CTXPROG_STOP_FAULT] = "transfers outside instance memory",
+        [CTXPROG_STOP_FAULT] = "transfers outside PGRAPH or instance memory",
     };
 
     return stop < G_N_ELEMENTS(names) ? names[stop] : "?";

@@ -250,6 +250,8 @@ typedef struct NVDevState {
     uint32_t grctx[NV_MAX_CHANNELS][NV_GRCTX_WORDS];
     uint32_t ctxprog[NV_CTXPROG_WORDS];
     uint32_t ctxprog_len;
+    uint32_t ctxctl_auto;       /* bit 0 AUTO_SAVE, 1 AUTO_LOAD pending */
+    bool ctxprog_unimp_logged;
     int64_t gr_busy_until;      /* virtual ns the engine works until */
     bool gr_class_unimp_logged;
 

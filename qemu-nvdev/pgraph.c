@@ -29,6 +29,7 @@
 #include "qemu/log.h"
 #include "nvdev.h"
 #include "trace.h"
+#include "ctxprog/ctxprog.h"
 
 #define G(s, a)                 ((s)->gr[((a) - 0x400000) >> 2])
 
@@ -192,13 +193,149 @@ static void nv20_ctx_switch(NVDevState *s, int chid)
     G(s, NV10_PGRAPH_CTX_USER) = (user & ~0x1f000000u) | chid << 24;
 }
 
-/* NV40: which channel's context the engine holds, as 0x40032c shows it
- * (nv40_gr_intr looks the channel up by it): PFIFO's GRCTX_INSTANCE. */
+/*
+ * NV40 CTXCTL: the context program the driver uploaded runs here, through
+ * libctxprog's interpreter, on PGRAPH's own registers and the channels'
+ * context images in instance memory.  It runs when the engine takes work
+ * of a channel whose image is not the current one (the hardware's
+ * AUTO_SAVE of the current and AUTO_LOAD of the next, as the channel
+ * switch raises them) and when the driver starts it through 0x400304
+ * (nouveau: a save of a dying channel on suspend).  Runs finish at once;
+ * one that cannot finish (a wait no one will satisfy, a loop, a transfer
+ * outside instance memory) leaves CTXCTL busy with its PC in 0x400308,
+ * which is what nouveau's "ctxprog timeout %08x" prints.
+ */
+#define NV40_PGRAPH_CTXCTL_NEXT 0x400330
+#define NV40_PGRAPH_CTXCTL_SWAP 0x400784
+#define CTXCTL_BUSY             (1u << 0)
+#define CTXCTL_CMD_START        (1u << 0)
+#define CTXCTL_CMD_KILL         (1u << 1)
+#define CTX_LOADED              0x01000000u
+#define CTXCTL_MAX_STEPS        100000
+
+static uint32_t ctxctl_reg_read(void *opaque, uint32_t reg)
+{
+    return G((NVDevState *)opaque, reg);
+}
+
+static void ctxctl_reg_write(void *opaque, uint32_t reg, uint32_t val)
+{
+    G((NVDevState *)opaque, reg) = val;
+}
+
+static bool ctxctl_hw_flag(void *opaque, unsigned flag)
+{
+    NVDevState *s = opaque;
+
+    switch (flag) {
+    case CP_FLAG_AUTO_SAVE:
+        return s->ctxctl_auto & 1;
+    case CP_FLAG_AUTO_LOAD:
+        return s->ctxctl_auto & 2;
+    case CP_FLAG_STATE3D:               /* a choice: the 3D state is there */
+    case CP_FLAG_ALWAYS:
+        return true;
+    default:
+        return false;                   /* STATUS idle, TIMER run out */
+    }
+}
+
+static bool ctxctl_image(void *opaque, uint32_t image, uint32_t index,
+                         uint32_t *val, bool write)
+{
+    NVDevState *s = opaque;
+    uint64_t off = ((uint64_t)(image & 0xfffff) << 4) + (uint64_t)index * 4;
+
+    if (off > UINT32_MAX || !nv_ramin_valid(s, off, 4)) {
+        return false;
+    }
+    if (write) {
+        nv_ramin_wr32(s, off, *val);
+    } else {
+        *val = nv_ramin_rd32(s, off);
+    }
+    return true;
+}
+
+static const CtxprogOps ctxctl_ops = {
+    .reg_read = ctxctl_reg_read, .reg_write = ctxctl_reg_write,
+    .hw_flag = ctxctl_hw_flag, .image_rw = ctxctl_image,
+};
+
+static const char *const stop_words[] = {
+    [CTXPROG_STOP_END] = "end", [CTXPROG_STOP_HALT] = "halt",
+    [CTXPROG_STOP_STUCK] = "stuck", [CTXPROG_STOP_STEPS] = "steps",
+    [CTXPROG_STOP_PC] = "past-end", [CTXPROG_STOP_FAULT] = "fault",
+};
+
+static void ctxctl_run(NVDevState *s, const char *why)
+{
+    unsigned pc = G(s, NV40_PGRAPH_CTXCTL_PC) >> 24;
+    CtxprogRun run;
+
+    ctxprog_run(s->ctxprog, s->ctxprog_len, pc, CTXCTL_MAX_STEPS, &ctxctl_ops,
+                s, &run);
+    trace_nvdev_ctxprog_run(why, ctxprog_stop_name(run.stop), run.pc,
+                            run.steps, run.transfers, run.skipped);
+    /* in the register trace: where it stopped, how, how much it skipped */
+    nvdev_trace_record(s, 'C', 4, "ctxprog", run.pc, run.skipped, "CTXCTL",
+                       stop_words[run.stop], run.skipped > 0);
+    if (run.skipped && !s->ctxprog_unimp_logged) {
+        qemu_log_mask(LOG_UNIMP, "nvdev: CTXCTL: %u words of the context "
+                      "program have no known meaning and were stepped over "
+                      "(the first at PC 0x%02x: 0x%08x)\n", run.skipped,
+                      run.first_skipped, s->ctxprog[run.first_skipped]);
+        s->ctxprog_unimp_logged = true;
+    }
+    switch (run.stop) {
+    case CTXPROG_STOP_END:
+        G(s, NV40_PGRAPH_CTXCTL_STAT) &= ~CTXCTL_BUSY;
+        G(s, NV40_PGRAPH_CTXCTL_PC) = run.word & 0xffffff;
+        break;
+    case CTXPROG_STOP_HALT:
+        G(s, NV40_PGRAPH_CTXCTL_STAT) &= ~CTXCTL_BUSY;
+        G(s, NV40_PGRAPH_CTXCTL_PC) = run.pc << 24 |
+            (run.pc < s->ctxprog_len ? s->ctxprog[run.pc] & 0xffffff : 0);
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "nvdev: CTXCTL: the context program "
+                      "(%s) %s at PC 0x%02x (0x%08x) after %u steps\n", why,
+                      ctxprog_stop_name(run.stop), run.pc, run.word, run.steps);
+        G(s, NV40_PGRAPH_CTXCTL_STAT) |= CTXCTL_BUSY;
+        G(s, NV40_PGRAPH_CTXCTL_PC) = (run.pc & 0xff) << 24 |
+                                      (run.word & 0xffffff);
+        break;
+    }
+}
+
+/* NV40: the engine takes work of @chid, whose image PFIFO's GRCTX names */
 static void nv40_ctx_switch(NVDevState *s, int chid)
 {
-    uint32_t grctx = s->fifo[(0x32e0 - 0x2000) >> 2];
+    uint32_t next = CTX_LOADED | (s->fifo[(0x32e0 - 0x2000) >> 2] & 0xfffff);
+    uint32_t cur = G(s, NV40_PGRAPH_CTXCTL_CUR);
 
-    G(s, NV40_PGRAPH_CTXCTL_CUR) = 0x01000000 | (grctx & 0xfffff);
+    if (cur == next) {
+        return;
+    }
+    if (s->ctxprog_len && !(G(s, NV40_PGRAPH_CTXCTL_STAT) & CTXCTL_BUSY)) {
+        G(s, NV40_PGRAPH_CTXCTL_NEXT) = next;
+        s->ctxctl_auto = 2 | !!(cur & CTX_LOADED);
+        if (cur & CTX_LOADED) {
+            G(s, NV40_PGRAPH_CTXCTL_SWAP) = cur;
+        } else {
+            G(s, NV40_PGRAPH_CTXCTL_SWAP) = next;
+        }
+        ctxctl_run(s, "channel switch");
+        s->ctxctl_auto = 0;
+        if (G(s, NV40_PGRAPH_CTXCTL_CUR) == next) {
+            return;
+        }
+        qemu_log_mask(LOG_GUEST_ERROR, "nvdev: CTXCTL: the context program "
+                      "did not make channel %d's image 0x%x current\n", chid,
+                      (next & 0xfffff) << 4);
+    }
+    /* no program, or a broken one: the engine goes on with the channel */
+    G(s, NV40_PGRAPH_CTXCTL_CUR) = next;
 }
 
 /* PGRAPH takes work of @chid: its context must be the resident one */
@@ -262,7 +399,7 @@ static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
         return s->gr_busy_until > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     case NV40_PGRAPH_CTXCTL_STAT:
         if (s->chip->family == NV_40) {
-            return G(s, reg) & ~1u; /* never busy */
+            return G(s, reg);       /* busy only if a run could not end */
         }
         break;
     case NV40_PGRAPH_UCODE_DATA:
@@ -316,6 +453,7 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         switch (reg) {
         case NV40_PGRAPH_UCODE_INDEX:
             s->ctxprog_len = MIN(val, NV_CTXPROG_WORDS);
+            s->ctxprog_unimp_logged = false;
             G(s, reg) = val;
             return;
         case NV40_PGRAPH_UCODE_DATA:
@@ -327,9 +465,14 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
             }
             return;
         case NV40_PGRAPH_CTXCTL_CMD:
-            /* a run of the program completes at once: PC at its end */
             G(s, reg) = val;
-            G(s, NV40_PGRAPH_CTXCTL_PC) = s->ctxprog_len << 24;
+            if (val & CTXCTL_CMD_KILL) {
+                G(s, NV40_PGRAPH_CTXCTL_STAT) &= ~CTXCTL_BUSY;
+                G(s, NV40_PGRAPH_CTXCTL_PC) = 0;
+            }
+            if ((val & CTXCTL_CMD_START) && s->ctxprog_len) {
+                ctxctl_run(s, "started by the driver");
+            }
             return;
         default:
             break;
@@ -349,6 +492,8 @@ void nv_pgraph_reset(NVDevState *s)
     memset(s->grctx, 0, sizeof(s->grctx));
     memset(s->ctxprog, 0, sizeof(s->ctxprog));
     s->ctxprog_len = 0;
+    s->ctxprog_unimp_logged = false;
+    s->ctxctl_auto = 0;
     s->gr_busy_until = 0;
     G(s, NV_PGRAPH_FIFO) = 1;
 }

@@ -219,6 +219,8 @@ def device_files():
     for name in ('nvbios.h', 'nvbios-int.h', 'parse.c', 'dcb.c', 'tables.c',
                  'script.c'):
         files.append((paths.repo('vbios', name), os.path.join('vbios', name)))
+    for name in ('ctxprog.h', 'isa.c', 'exec.c'):
+        files.append((paths.repo('ctxprog', name), os.path.join('ctxprog', name)))
     files.append((paths.repo('regdb', 'nv.regdb'), 'nv.regdb'))
     return files
 

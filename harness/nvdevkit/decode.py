@@ -69,6 +69,10 @@ class Decoder:
             chid, subc, mthd = r.addr >> 16, (r.addr >> 13) & 7, r.addr & 0x1ffc
             what = 'BIND handle' if not mthd else f'{r.unit} 0x{mthd:04x}'
             return f'FIFO ch{chid} subc{subc} {what} <= 0x{r.value:08x}'
+        if r.space == 'ctxprog':
+            text = (f'CTXCTL program stopped ({r.name}) at PC 0x{r.addr:02x}, '
+                    f'{r.value} words stepped over')
+            return text + (' [unimplemented words]' if r.unimp else '')
         if r.space == 'i2c':
             reg = self.db.i2c.get(r.unit, {}).get(r.addr & 0xff)
             text = f'{r.unit} {reg.name if reg else f"0x{r.addr & 0xff:02x}"}'
