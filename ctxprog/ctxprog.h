@@ -206,4 +206,30 @@ bool ctxprog_nvcv_read(const uint8_t *data, size_t len, GArray *vals,
                        GError **errp);
 GByteArray *ctxprog_nvcv_write(const CtxprogVal *vals, size_t n);
 
+/* ---- the generator --------------------------------------------------- */
+
+typedef struct CtxprogChip {
+    unsigned chipset;       /* 0x40 ... 0x68, as PMC_BOOT_0 bits 27:20 */
+    const char *name;       /* "NV43" */
+    unsigned vs_units;      /* vertex shader units, one state area each */
+    bool curie;             /* the NV44-class 3D engine (0x4497) */
+} CtxprogChip;
+
+/* The NV40-family chipsets nouveau 6.1 knows, in chipset order. */
+const CtxprogChip *ctxprog_nv40_chips(size_t *n);
+/* "nv43", "NV43", "0x43" or "43"; NULL if no such NV40-family chipset */
+const CtxprogChip *ctxprog_nv40_chip(const char *name);
+
+typedef struct CtxprogGen {
+    char *source;           /* the program as assembler source */
+    GArray *words;          /* guint32: the program */
+    GArray *vals;           /* CtxprogVal: non-zero words of a new image */
+    uint32_t image_size;    /* bytes of the context image */
+} CtxprogGen;
+
+/* The context program of @chip and the initial values of its image. */
+bool ctxprog_nv40_generate(const CtxprogChip *chip, CtxprogGen *gen,
+                           GError **errp);
+void ctxprog_gen_clear(CtxprogGen *gen);
+
 #endif
