@@ -5,6 +5,11 @@
  *   nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin]
  *   nvctxprog info FILE                what a firmware file holds
  *   nvctxprog vals FILE.ctxvals        the context values, one a line
+ *   nvctxprog gen CHIPSET|all [-o DIR] [--format asm|hex]
+ *                                      our program and initial values for
+ *                                      an NV40-family chipset; with -o the
+ *                                      firmware files DIR/nvXX.ctxprog and
+ *                                      DIR/nvXX.ctxvals
  *
  * A PROGRAM is an NVCP file (nouveau/nvXX.ctxprog), a text file of words
  * (one number a line, ; or # comments) or raw little-endian words.
@@ -20,7 +25,10 @@ static const char *const usage_text =
     "       nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin]\n"
     "       nvctxprog info FILE\n"
     "       nvctxprog vals FILE.ctxvals\n"
-    "PROGRAM: an NVCP file, a text file of words, or raw little-endian words\n";
+    "       nvctxprog gen CHIPSET|all [-o DIR] [--format asm|hex]\n"
+    "PROGRAM: an NVCP file, a text file of words, or raw little-endian words\n"
+    "CHIPSET: nv40 nv41 nv42 nv43 nv44 nv46 nv47 nv49 nv4a nv4b nv4c nv4e\n"
+    "         nv63 nv67 nv68\n";
 
 static int usage(FILE *f, int rc)
 {
@@ -210,10 +218,80 @@ static int cmd_info(const char *path, bool list_vals)
     return 1;
 }
 
+static bool write_bytes(const char *path, GByteArray *bytes, GError **errp)
+{
+    bool ok = g_file_set_contents(path, (gchar *)bytes->data, bytes->len, errp);
+
+    g_byte_array_unref(bytes);
+    return ok;
+}
+
+static int gen_one(const CtxprogChip *chip, const char *dir, const char *format,
+                   bool summary)
+{
+    CtxprogGen gen = { 0 };
+    GError *err = NULL;
+    int rc = 0;
+
+    if (!ctxprog_nv40_generate(chip, &gen, &err)) {
+        return fail(chip->name, err);
+    }
+    if (dir) {
+        g_autofree gchar *base = g_ascii_strdown(chip->name, -1);
+        g_autofree gchar *prog = g_strdup_printf("%s/%s.ctxprog", dir, base);
+        g_autofree gchar *vals = g_strdup_printf("%s/%s.ctxvals", dir, base);
+
+        if (!write_bytes(prog, ctxprog_nvcp_write((uint32_t *)gen.words->data,
+                                                  gen.words->len), &err) ||
+            !write_bytes(vals, ctxprog_nvcv_write((CtxprogVal *)gen.vals->data,
+                                                  gen.vals->len), &err)) {
+            rc = fail(dir, err);
+            goto out;
+        }
+    } else if (!summary && !strcmp(format, "hex")) {
+        for (unsigned i = 0; i < gen.words->len; i++) {
+            printf("0x%08x\n", g_array_index(gen.words, uint32_t, i));
+        }
+        goto out;
+    } else if (!summary) {
+        fputs(gen.source, stdout);
+    }
+    printf("%s%s: %u instructions, image 0x%x bytes, %u values, %u vertex "
+           "units\n", dir || summary ? "" : "; ", chip->name, gen.words->len,
+           gen.image_size, gen.vals->len, chip->vs_units);
+out:
+    ctxprog_gen_clear(&gen);
+    return rc;
+}
+
+static int cmd_gen(const char *name, const char *dir, const char *format)
+{
+    size_t n;
+    const CtxprogChip *chips = ctxprog_nv40_chips(&n);
+    const CtxprogChip *chip = ctxprog_nv40_chip(name);
+    int rc = 0;
+
+    if (strcmp(format, "asm") && strcmp(format, "hex")) {
+        fprintf(stderr, "nvctxprog: no format %s for gen (asm, hex)\n", format);
+        return 2;
+    }
+    if (strcmp(name, "all")) {
+        if (!chip) {
+            fprintf(stderr, "nvctxprog: %s is no NV40-family chipset\n", name);
+            return usage(stderr, 2);
+        }
+        return gen_one(chip, dir, format, false);
+    }
+    for (size_t i = 0; i < n; i++) {
+        rc |= gen_one(&chips[i], dir, format, true);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
-    const char *file = NULL, *out = NULL, *format = "hex";
+    const char *file = NULL, *out = NULL, *format = NULL;
 
     if (!cmd) {
         return usage(stderr, 2);
@@ -241,14 +319,16 @@ int main(int argc, char **argv)
     if (!file) {
         return usage(stderr, 2);
     }
-    if ((out || strcmp(format, "hex")) && strcmp(cmd, "asm")) {
-        fprintf(stderr, "nvctxprog: -o and --format are asm's\n");
+    if ((out || format) && strcmp(cmd, "asm") && strcmp(cmd, "gen")) {
+        fprintf(stderr, "nvctxprog: -o and --format are asm's and gen's\n");
         return 2;
     }
     if (!strcmp(cmd, "disasm")) {
         return cmd_disasm(file);
     } else if (!strcmp(cmd, "asm")) {
-        return cmd_asm(file, out, format);
+        return cmd_asm(file, out, format ? format : "hex");
+    } else if (!strcmp(cmd, "gen")) {
+        return cmd_gen(file, out, format ? format : "asm");
     } else if (!strcmp(cmd, "info")) {
         return cmd_info(file, false);
     } else if (!strcmp(cmd, "vals")) {
