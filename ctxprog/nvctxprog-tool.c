@@ -17,6 +17,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "ctxprog.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -274,6 +275,10 @@ static int cmd_gen(const char *name, const char *dir, const char *format)
     if (strcmp(format, "asm") && strcmp(format, "hex")) {
         fprintf(stderr, "nvctxprog: no format %s for gen (asm, hex)\n", format);
         return 2;
+    }
+    if (dir && g_mkdir_with_parents(dir, 0755) < 0) {
+        fprintf(stderr, "nvctxprog: %s: %s\n", dir, g_strerror(errno));
+        return 1;
     }
     if (strcmp(name, "all")) {
         if (!chip) {
