@@ -671,7 +671,8 @@ static void push_one(NVDevState *s)
     uint32_t word;
     NVDmaObj o;
 
-    if (!nv_dma_object(s, (R(s, NV_PFIFO_CACHE1_DMA_INSTANCE) & 0xffff) << 4,
+    /* the pushbuffer's DMA object: an instance field as in RAMHT */
+    if (!nv_dma_object(s, ctx_inst(s, R(s, NV_PFIFO_CACHE1_DMA_INSTANCE)),
                        &o, "PFIFO pushbuffer") ||
         !nv_dma_rw(s, &o, get, &word, 4, false, "PFIFO pushbuffer")) {
         pusher_error(s, ERR_MEM_FAULT, 0);
