@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from . import build, paths
+from . import build, initramfs, paths
 
 # Virtual time: 2^4 ns per guest instruction, never sleeping, fixed RTC.
 ICOUNT = 'shift=4,sleep=off'
@@ -164,12 +164,14 @@ def _serve(proc, outdir, timeout):
 
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
          outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None,
-         props=None, screendumps=False, vga=False):
+         props=None, screendumps=False, vga=False, firmware=None):
     """Boot @board with @driver; @props are nvdev device properties
     (what is plugged in, e.g. {'monitor0': 'none'}).  With @screendumps the
     guest may ask for PNGs of the screen (nvdev.screendump=1); virtual time
     then depends on how fast the host answers, so such a boot's trace is
-    not reproducible."""
+    not reproducible.  @firmware is a directory put in the guest as
+    /lib/firmware (build.ctxprog_firmware() makes one), and nouveau is
+    told to use its context programs (kernel/patches: NvGrUseFW=1)."""
     qemu, kernel, initrd = built or build.ensure_built()
     rom = None if vga else build.build_rom(board)
     if outdir is None:
@@ -181,6 +183,10 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
             os.unlink(os.path.join(outdir, name))
     if screendumps:
         cmdline += ' nvdev.screendump=1'
+    if firmware:
+        initrd = initramfs.with_firmware(initrd, firmware,
+                                         os.path.join(outdir, 'initrd.cpio'))
+        cmdline = 'nouveau.config=NvGrUseFW=1 ' + cmdline
     cmd = qemu_command(qemu, kernel, initrd, rom, outdir,
                        f'nvdev.driver={driver} {cmdline}', trace and not vga,
                        props=props, interactive=screendumps)

@@ -28,6 +28,7 @@ PACKAGES = [
     # guest kernel
     'linux-source-6.1', 'flex', 'bison', 'bc', 'libelf-dev', 'libssl-dev',
     'xz-utils', 'cpio', 'kmod',     # kmod: depmod, or modules_install skips modules.dep
+    'patch',                        # kernel/patches
     # guest userland and firmware
     'busybox-static', 'libdrm-tests', 'seabios', 'qemu-system-data',
     # tests
@@ -43,6 +44,8 @@ QEMU_CONFIGURE = [
 
 KERNEL_FRAGMENT = paths.repo('kernel', 'nvdev.config')
 KERNEL_TARBALL = '/usr/src/linux-source-6.1.tar.xz'
+KERNEL_PATCHES = paths.repo('kernel', 'patches')
+APPLIED = '.nvdev-patches'          # in the tree: copies of what is applied
 
 
 def step(msg):
@@ -315,6 +318,53 @@ def ensure_kernel_source():
     return src
 
 
+def kernel_patches():
+    """kernel/patches/*.patch in order: (name, contents)."""
+    out = []
+    for name in sorted(os.listdir(KERNEL_PATCHES)):
+        if name.endswith('.patch'):
+            with open(os.path.join(KERNEL_PATCHES, name), 'rb') as f:
+                out.append((name, f.read()))
+    return out
+
+
+def _patch(src, data, reverse=False):
+    args = ['patch', '-p1', '--batch', '--silent', '-d', src]
+    args += ['-R'] if reverse else ['--forward']
+    return subprocess.run(args + ['--dry-run'], input=data,
+                          capture_output=True).returncode == 0 and \
+        subprocess.run(args, input=data, capture_output=True).returncode == 0
+
+
+def patch_kernel_source(src):
+    """Make the cache's kernel tree hold exactly kernel/patches: a series
+    applied before and changed since is reversed (from the copies kept in
+    the tree) and the current one applied.  Returns a key of the series."""
+    want = kernel_patches()
+    keep = os.path.join(src, APPLIED)
+    have = []
+    if os.path.isdir(keep):
+        for name in sorted(os.listdir(keep)):
+            with open(os.path.join(keep, name), 'rb') as f:
+                have.append((name, f.read()))
+    if have != want:
+        for name, data in reversed(have):
+            step(f'reversing kernel patch {name}')
+            if not _patch(src, data, reverse=True):
+                raise SystemExit(f'nvdev: {name} no longer reverses in {src}; '
+                                 f'remove that tree and run nvdev setup')
+            os.unlink(os.path.join(keep, name))
+        os.makedirs(keep, exist_ok=True)
+        for name, data in want:
+            step(f'applying kernel patch {name}')
+            if not _patch(src, data):
+                raise SystemExit(f'nvdev: kernel/patches/{name} does not apply '
+                                 f'to linux-source-6.1 {kernel_version()}')
+            with open(os.path.join(keep, name), 'wb') as f:
+                f.write(data)
+    return paths.digest(*[d for _, d in want])
+
+
 def check_fragment(config):
     """Every line of the fragment must survive olddefconfig."""
     with open(config) as f:
@@ -355,11 +405,14 @@ def modules_dep(modroot):
 
 def build_kernel():
     src = ensure_kernel_source()
+    series = 'patches ' + patch_kernel_source(src) + '\n'
     b = kernel_build_dir()
     stamp = os.path.join(b, '.nvdev-built')
     modroot = os.path.join(b, 'modroot')
     if os.path.exists(stamp) and modules_dep_files(modroot):
-        return kernel_outputs()
+        with open(stamp) as f:
+            if f.read() == series:
+                return kernel_outputs()
     os.makedirs(b, exist_ok=True)
     if not os.path.exists(os.path.join(b, '.config')):
         step('configuring the guest kernel (allnoconfig + kernel/nvdev.config)')
@@ -378,7 +431,7 @@ def build_kernel():
          'INSTALL_MOD_STRIP=1', 'modules_install'], stdout=subprocess.DEVNULL)
     modules_dep(modroot)
     with open(stamp, 'w') as f:
-        f.write('ok\n')
+        f.write(series)         # a changed series rebuilds what it touches
     return kernel_outputs()
 
 
@@ -453,6 +506,21 @@ def build_tools():
         run(['meson', 'setup', b, paths.REPO], stdout=subprocess.DEVNULL)
     run(['ninja', '-C', b], stdout=subprocess.DEVNULL)
     return b
+
+
+def ctxprog_firmware():
+    """A /lib/firmware tree with our generated nouveau/nvXX.ctxprog and
+    .ctxvals for every NV40-family chipset (`nvctxprog gen all`)."""
+    tool = os.path.join(build_tools(), 'nvctxprog')
+    root = paths.cache('firmware', paths.digest(tool))
+    if not os.path.isdir(os.path.join(root, 'nouveau')):
+        tmp = tempfile.mkdtemp(dir=paths.cache())
+        run([tool, 'gen', 'all', '-o', os.path.join(tmp, 'nouveau')],
+            stdout=subprocess.DEVNULL)
+        shutil.rmtree(root, ignore_errors=True)
+        os.makedirs(os.path.dirname(root), exist_ok=True)
+        os.rename(tmp, root)
+    return root
 
 
 def board_ini(board):

@@ -13,9 +13,14 @@ def cmd_setup(args):
 
 
 def cmd_run(args):
+    firmware = args.firmware
+    if args.ctxprog_firmware:
+        if firmware:
+            raise SystemExit('nvdev run: --firmware or --ctxprog-firmware, not both')
+        firmware = build.ctxprog_firmware()
     b = boot.boot(board=args.board, driver=args.driver, cmdline=args.cmdline,
                   outdir=args.outdir, trace=not args.no_trace,
-                  timeout=args.timeout,
+                  timeout=args.timeout, firmware=firmware,
                   props=dict(p.split('=', 1) for p in args.set))
     print(report.summary(b))
     if b.report is None:
@@ -95,6 +100,11 @@ def main(argv=None):
     r.add_argument('--timeout', type=int, default=boot.DEFAULT_TIMEOUT)
     r.add_argument('--set', action='append', default=[], metavar='PROP=VALUE',
                    help='nvdev device property, e.g. monitor0=none')
+    r.add_argument('--firmware', metavar='DIR',
+                   help="a tree put in the guest as /lib/firmware")
+    r.add_argument('--ctxprog-firmware', action='store_true',
+                   help='our generated nouveau/nvXX.ctxprog and .ctxvals '
+                        '(nvctxprog gen) in /lib/firmware')
 
     t = sub.add_parser('test', help='meson test, then pytest over tests/')
     t.add_argument('pytest_args', nargs='*')

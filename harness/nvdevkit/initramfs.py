@@ -79,7 +79,9 @@ def build(modroot, extra_key='', guest_tools=()):
     # the modules' directory names the kernel build (version and config);
     # @extra_key changes with modules installed into it later (nvdrm)
     inputs = [INIT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__,
-              'extra:' + extra_key]
+              'extra:' + extra_key,
+              # the kernel build's stamp names the patches built into it
+              os.path.join(os.path.dirname(modroot), '.nvdev-built')]
     inputs += sorted(glob.glob(os.path.join(modroot, 'lib', 'modules', '*',
                                             'modules.dep')))
     tools = [t for t in DRM_TOOLS if os.path.exists(t)]
@@ -118,6 +120,23 @@ def build(modroot, extra_key='', guest_tools=()):
                 c.file(os.path.join(rel, name), _read(p))
         c.trailer()
     os.rename(tmp, out)
+    return out
+
+
+def with_firmware(initrd, fwdir, out):
+    """@initrd followed by a second archive holding the tree @fwdir as
+    /lib/firmware (the kernel unpacks concatenated archives in turn)."""
+    with open(out, 'wb') as f:
+        f.write(_read(initrd))
+        c = Cpio(f)
+        c.dir('lib/firmware')
+        for root, dirs, files in os.walk(fwdir):
+            dirs.sort()
+            rel = os.path.relpath(root, fwdir)
+            for name in sorted(files):
+                c.file(os.path.normpath(os.path.join('lib/firmware', rel, name)),
+                       _read(os.path.join(root, name)))
+        c.trailer()
     return out
 
 
