@@ -1,0 +1,181 @@
+"""nouveau loading NV40 context programs as firmware, as in 2009.
+
+kernel/patches/0001 makes nouveau's nv40 gr take nouveau/nvXX.ctxprog and
+nouveau/nvXX.ctxvals from /lib/firmware when asked to (nouveau.config=
+NvGrUseFW=1, which the harness gives with the files) and they are sound,
+and use its built-in generator otherwise.  The files here are ours
+(`nvctxprog gen all`, harness build.ctxprog_firmware()); the oracles are
+nouveau's own messages and behaviour, its built-in generator's upload in
+the register trace of a boot without firmware, and the console nouveau
+draws with its built-in program.
+"""
+import os
+import re
+import shutil
+import struct
+
+import pytest
+
+from nvdevkit import build, report, trace
+
+from test_accel import FAILURE, FBTEXT, console
+
+BOARD = 'nv43'
+LOADED = re.compile(r'gr: loaded nouveau/nv43\.ctxprog \((\d+) instructions\) '
+                    r'and nouveau/nv43\.ctxvals \((\d+) values\)')
+
+
+@pytest.fixture(scope='module')
+def firmware(built):
+    return build.ctxprog_firmware()
+
+
+def uploads(b):
+    """The words the driver wrote through UCODE_DATA, from index 0 on."""
+    _, recs = trace.read(b.trace_path)
+    words = []
+    for r in recs:
+        if r.space == 'mmio' and r.dir == 'W' and r.addr == 0x400324:
+            assert r.value == 0
+            words = []
+        elif r.space == 'mmio' and r.dir == 'W' and r.addr == 0x400328:
+            words.append(r.value)
+    return words
+
+
+def nvcp_words(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    n = struct.unpack_from('<H', data, 5)[0]
+    return list(struct.unpack_from(f'<{n}I', data, 7))
+
+
+def failures(b):
+    return [ln for ln in report.lines(b) if FAILURE.search(ln)]
+
+
+def test_nouveau_loads_our_firmware_and_runs_accelerated(boot_board, firmware):
+    """dmesg says the files were loaded, with as many instructions and
+    values as the files hold; what goes through 0x400328 is the file's
+    program, which is also what nouveau's generator uploads on a boot
+    without firmware; two clients take turns through it with no failure."""
+    cmd = 'nvdev.accel=copy,10;pingpong,20'
+    fw = boot_board(BOARD, cmdline=cmd, firmware=firmware)
+    gen = boot_board(BOARD, cmdline=cmd)
+    m = [LOADED.search(ln) for ln in report.lines(fw)]
+    m = [x for x in m if x]
+    assert m, '\n'.join(report.driver_lines(fw))
+    prog = nvcp_words(os.path.join(firmware, 'nouveau', 'nv43.ctxprog'))
+    with open(os.path.join(firmware, 'nouveau', 'nv43.ctxvals'), 'rb') as f:
+        nvals = struct.unpack_from('<I', f.read(), 5)[0]
+    assert (int(m[0].group(1)), int(m[0].group(2))) == (len(prog), nvals)
+    assert uploads(fw) == prog
+    assert uploads(gen) == prog, 'our file is not what nouveau generates'
+    assert not any(LOADED.search(ln) for ln in report.lines(gen))
+    out = fw.report.get('nvaccel') or []
+    assert 'exit 0 copy,10' in out and 'exit 0 pingpong,20' in out, out
+    assert not failures(fw), '\n'.join(failures(fw))
+    assert not report.problems(fw), '\n'.join(report.problems(fw))
+    # every channel switch ran the file's program to its end
+    _, recs = trace.read(fw.trace_path)
+    runs = [r for r in recs if r.space == 'ctxprog']
+    assert len(runs) >= 20 and {r.name for r in runs} == {'end'}
+
+
+def test_fbcon_with_firmware_equals_built_in(boot_board, firmware):
+    """The accelerated console over the firmware's program: the same
+    picture as over nouveau's built-in one."""
+    cmd = f'{FBTEXT} nouveau.fbcon_bpp=32'
+    fw = boot_board(BOARD, cmdline=cmd, screendumps=True, firmware=firmware)
+    gen = boot_board(BOARD, cmdline=cmd, screendumps=True)
+    assert any(LOADED.search(ln) for ln in report.lines(fw))
+    assert any('MM: using M2MF' in ln for ln in report.lines(fw))
+    assert not failures(fw), '\n'.join(failures(fw))
+    a, b = console(fw), console(gen)
+    assert (a.width, a.height) == (b.width, b.height)
+    assert a.count(lambda p: p != (0, 0, 0)) > 20000
+    diff = sum(a.pixel(x, y) != b.pixel(x, y)
+               for y in range(a.height) for x in range(a.width))
+    assert diff == 0, f'{diff} pixels differ'
+
+
+def _truncate(prog, vals):
+    return prog[:len(prog) - 6], vals
+
+
+def _signature(prog, vals):
+    return prog, b'NVCX' + vals[4:]
+
+
+def _length(prog, vals):
+    n = struct.unpack_from('<I', vals, 5)[0]
+    return prog, vals[:5] + struct.pack('<I', n + 1) + vals[9:]
+
+
+def _absent(prog, vals):
+    return None, vals
+
+
+def _no_end(prog, vals):
+    return prog.replace(struct.pack('<I', 0x0060000e), struct.pack('<I', 0)), vals
+
+
+@pytest.mark.parametrize('damage,error', [
+    (_truncate, r'nouveau/nv43\.ctxprog: says 97 entries but holds 389 bytes'),
+    (_signature, r'nouveau/nv43\.ctxvals: bad signature 5843564e, want 5643564e'),
+    (_length, r'nouveau/nv43\.ctxvals: says \d+ entries but holds \d+ bytes'),
+    (_no_end, r'nouveau/nv43\.ctxprog: no END instruction'),
+    (_absent, r'gr: NvGrUseFW: no nouveau/nv43\.ctxprog \(-2\)'),
+])
+def test_damaged_firmware_is_named_and_the_generator_used(
+        boot_board, firmware, tmp_path, damage, error):
+    """A damaged file: dmesg names it and what is wrong, says the built-in
+    program is used, and nouveau runs accelerated on that."""
+    fwdir = tmp_path / 'firmware'
+    shutil.copytree(firmware, fwdir)
+    p, v = fwdir / 'nouveau' / 'nv43.ctxprog', fwdir / 'nouveau' / 'nv43.ctxvals'
+    prog, vals = damage(p.read_bytes(), v.read_bytes())
+    if prog is None:
+        p.unlink()
+    else:
+        p.write_bytes(prog)
+    v.write_bytes(vals)
+    b = boot_board(BOARD, firmware=str(fwdir), fresh=True)
+    lines = report.lines(b)
+    at = [i for i, ln in enumerate(lines) if re.search(error, ln)]
+    assert at, '\n'.join(report.driver_lines(b))
+    assert 'gr: using the built-in context program instead' in lines[at[0] + 1]
+    assert not any(LOADED.search(ln) for ln in lines)
+    gen = build.ctxprog_firmware()      # the generator's upload is nouveau's
+    assert uploads(b) == nvcp_words(os.path.join(gen, 'nouveau', 'nv43.ctxprog'))
+    assert any('MM: using M2MF' in ln for ln in lines)
+    assert not failures(b), '\n'.join(failures(b))
+
+
+def test_firmware_is_used_only_when_asked_for(boot_board, firmware):
+    """Files in /lib/firmware but NvGrUseFW=0: nouveau does not look."""
+    b = boot_board(BOARD, cmdline='nouveau.config=NvGrUseFW=0', firmware=firmware)
+    assert not any('nv43.ctx' in ln for ln in report.lines(b))
+    assert not report.problems(b), '\n'.join(report.problems(b))
+
+
+def test_a_firmware_program_that_never_ends(boot_board, firmware, tmp_path):
+    """A sound file whose program loops before its END: nouveau loads it
+    (it cannot know); when a client's channel first takes the engine,
+    CTXCTL stops the run at once, names it in the QEMU log and stays busy,
+    and the guest is not hung: the client and the boot finish."""
+    fwdir = tmp_path / 'firmware'
+    shutil.copytree(firmware, fwdir)
+    p = fwdir / 'nouveau' / 'nv43.ctxprog'
+    prog = bytearray(p.read_bytes())
+    prog[7:11] = struct.pack('<I', 0x00400068)      # 0: bra always, set, 0
+    p.write_bytes(bytes(prog))
+    b = boot_board(BOARD, cmdline='nvdev.accel=copy,10', firmware=str(fwdir),
+                   fresh=True)
+    assert any(LOADED.search(ln) for ln in report.lines(b))
+    with open(b.qemu_log_path) as f:
+        log = f.read()
+    assert re.search(r'CTXCTL: the context program \(channel switch\) does '
+                     r'not end', log), log[-2000:]
+    assert any(ln.startswith('exit ') for ln in b.report.get('nvaccel') or [])
+    assert report.connectors(b)
