@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import struct
+import subprocess
 
 import pytest
 
@@ -179,3 +180,20 @@ def test_a_firmware_program_that_never_ends(boot_board, firmware, tmp_path):
                      r'not end', log), log[-2000:]
     assert any(ln.startswith('exit ') for ln in b.report.get('nvaccel') or [])
     assert report.connectors(b)
+
+
+def test_patch_series_is_checkpatch_clean(built, tmp_path):
+    """kernel/patches as a maintainer would receive them: checkpatch
+    --strict finds nothing but its question about MAINTAINERS for a new
+    file (nouveau's entry covers the directory)."""
+    src = build.ensure_kernel_source()
+    for name, data in build.kernel_patches():
+        (tmp_path / name).write_bytes(data)
+        # outside the repository, or checkpatch reads it as a source file
+        r = subprocess.run([f'{src}/scripts/checkpatch.pl', '--strict', '--no-tree',
+                            '--terse', name], cwd=tmp_path,
+                           capture_output=True, text=True)
+        found = [ln for ln in r.stdout.splitlines()
+                 if ': ERROR:' in ln or ': WARNING:' in ln or ': CHECK:' in ln]
+        assert all('does MAINTAINERS need updating' in ln for ln in found), r.stdout
+        assert re.search(r'total: 0 errors, [01] warnings, 0 checks', r.stdout), r.stdout
