@@ -10,6 +10,11 @@
  *                                      an NV40-family chipset; with -o the
  *                                      firmware files DIR/nvXX.ctxprog and
  *                                      DIR/nvXX.ctxvals
+ *   nvctxprog run PROGRAM [--as switch|save|load]
+ *                                      run it on a PGRAPH of its own: a
+ *                                      channel switch (the hardware's
+ *                                      AUTO_SAVE + AUTO_LOAD), or the
+ *                                      driver's USER_SAVE / USER_LOAD
  *
  * A PROGRAM is an NVCP file (nouveau/nvXX.ctxprog), a text file of words
  * (one number a line, ; or # comments) or raw little-endian words.
@@ -27,6 +32,7 @@ static const char *const usage_text =
     "       nvctxprog info FILE\n"
     "       nvctxprog vals FILE.ctxvals\n"
     "       nvctxprog gen CHIPSET|all [-o DIR] [--format asm|hex]\n"
+    "       nvctxprog run PROGRAM [--as switch|save|load]\n"
     "PROGRAM: an NVCP file, a text file of words, or raw little-endian words\n"
     "CHIPSET: nv40 nv41 nv42 nv43 nv44 nv46 nv47 nv49 nv4a nv4b nv4c nv4e\n"
     "         nv63 nv67 nv68\n";
@@ -293,10 +299,99 @@ static int cmd_gen(const char *name, const char *dir, const char *format)
     return rc;
 }
 
+/* ---- run: the interpreter on a PGRAPH and two images of its own ------- */
+
+#define RUN_IMAGE_WORDS (256 * 1024 / 4)    /* more than any NV4x context */
+
+typedef struct Bench {
+    uint32_t regs[0x10000 / 4];             /* PGRAPH, 0x400000-0x40ffff */
+    uint32_t image[2][RUN_IMAGE_WORDS];     /* at RAMIN 0x100000, 0x200000 */
+    bool auto_save, auto_load;
+} Bench;
+
+static uint32_t bench_rd(void *opaque, uint32_t reg)
+{
+    return ((Bench *)opaque)->regs[(reg & 0xffff) / 4];
+}
+
+static void bench_wr(void *opaque, uint32_t reg, uint32_t val)
+{
+    ((Bench *)opaque)->regs[(reg & 0xffff) / 4] = val;
+}
+
+static bool bench_flag(void *opaque, unsigned flag)
+{
+    Bench *b = opaque;
+
+    return flag == CP_FLAG_AUTO_SAVE ? b->auto_save :
+           flag == CP_FLAG_AUTO_LOAD ? b->auto_load :
+           flag == CP_FLAG_ALWAYS || flag == CP_FLAG_STATE3D;
+}
+
+static bool bench_image(void *opaque, uint32_t image, uint32_t index,
+                        uint32_t *val, bool write)
+{
+    uint32_t at = (image & 0xfffff) << 4;
+    uint32_t *img;
+
+    if ((at != 0x100000 && at != 0x200000) || index >= RUN_IMAGE_WORDS) {
+        return false;
+    }
+    img = ((Bench *)opaque)->image[at == 0x200000];
+    if (write) {
+        img[index] = *val;
+    } else {
+        *val = img[index];
+    }
+    return true;
+}
+
+static int cmd_run(const char *path, const char *as)
+{
+    static const CtxprogOps ops = {
+        .reg_read = bench_rd, .reg_write = bench_wr,
+        .hw_flag = bench_flag, .image_rw = bench_image,
+    };
+    g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+    g_autofree Bench *b = g_new0(Bench, 1);
+    GError *err = NULL;
+    CtxprogRun run;
+
+    if (!load_program(path, words, &err)) {
+        return fail(path, err);
+    }
+    /* channel A (image 0x100000) resident, B (0x200000) next */
+    bench_wr(b, CTXPROG_REG_CUR, 0x01010000);
+    bench_wr(b, CTXPROG_REG_NEXT, 0x01020000);
+    bench_wr(b, CTXPROG_REG_SWAP, 0x01010000);
+    if (!strcmp(as, "switch")) {
+        b->auto_save = b->auto_load = true;
+    } else if (!strcmp(as, "save")) {
+        bench_wr(b, CTXPROG_REG_FLAGS0, 1u << CP_FLAG_USER_SAVE);
+    } else if (!strcmp(as, "load")) {
+        bench_wr(b, CTXPROG_REG_SWAP, 0x01020000);
+        bench_wr(b, CTXPROG_REG_FLAGS0, 1u << CP_FLAG_USER_LOAD);
+    } else {
+        fprintf(stderr, "nvctxprog: run --as switch, save or load, not %s\n", as);
+        return 2;
+    }
+    ctxprog_run((uint32_t *)words->data, words->len, 0, 100000, &ops, b, &run);
+    printf("%s: %s at PC 0x%02x (0x%08x) after %u steps, %u registers "
+           "transferred, %u words stepped over", as,
+           ctxprog_stop_name(run.stop), run.pc, run.word, run.steps,
+           run.transfers, run.skipped);
+    if (run.first_skipped >= 0) {
+        printf(" (the first at PC 0x%02x: 0x%08x)", run.first_skipped,
+               g_array_index(words, uint32_t, run.first_skipped));
+    }
+    printf("; current 0x%08x\n", bench_rd(b, CTXPROG_REG_CUR));
+    return run.stop == CTXPROG_STOP_END ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
-    const char *file = NULL, *out = NULL, *format = NULL;
+    const char *file = NULL, *out = NULL, *format = NULL, *as = NULL;
 
     if (!cmd) {
         return usage(stderr, 2);
@@ -312,6 +407,8 @@ int main(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             format = argv[++i];
+        } else if (!strcmp(argv[i], "--as") && i + 1 < argc) {
+            as = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "nvctxprog: unknown option %s\n", argv[i]);
             return usage(stderr, 2);
@@ -328,6 +425,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "nvctxprog: -o and --format are asm's and gen's\n");
         return 2;
     }
+    if (as && strcmp(cmd, "run")) {
+        fprintf(stderr, "nvctxprog: --as is run's\n");
+        return 2;
+    }
     if (!strcmp(cmd, "disasm")) {
         return cmd_disasm(file);
     } else if (!strcmp(cmd, "asm")) {
@@ -338,6 +439,8 @@ int main(int argc, char **argv)
         return cmd_info(file, false);
     } else if (!strcmp(cmd, "vals")) {
         return cmd_info(file, true);
+    } else if (!strcmp(cmd, "run")) {
+        return cmd_run(file, as ? as : "switch");
     }
     fprintf(stderr, "nvctxprog: no command %s\n", cmd);
     return usage(stderr, 2);

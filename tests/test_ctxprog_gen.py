@@ -174,3 +174,25 @@ def test_disassembly_of_nouveaus_programs_reassembles(nouveau_gen, tmp_path):
         src.write_text(nvctxprog('disasm', str(raw)))
         again = [int(w, 16) for w in nvctxprog('asm', str(src)).split()]
         assert again == words, chipset
+
+
+def test_every_program_runs_to_its_end(nouveau_gen, tmp_path):
+    """nouveau's program for each chipset on `nvctxprog run`'s own PGRAPH:
+    a save and a load move the same registers, a channel switch does both
+    and makes the next channel current; every run reaches END."""
+    counts = re.compile(r'^(\w+): ended at PC 0x[0-9a-f]+ \(0x0060000e\) after '
+                        r'\d+ steps, (\d+) registers transferred, (\d+) words '
+                        r'stepped over.*; current (0x[0-9a-f]{8})$')
+    for chipset in CHIPSETS:
+        raw = tmp_path / f'{chipset}.hex'
+        raw.write_text(''.join(f'0x{w:08x}\n' for w in nouveau_gen(chipset)[0]))
+        got = {}
+        for kind in ('switch', 'save', 'load'):
+            m = counts.match(nvctxprog('run', str(raw), '--as', kind).strip())
+            assert m, (chipset, kind)
+            got[kind] = int(m.group(2)), int(m.group(3)), int(m.group(4), 16)
+        assert got['save'][0] == got['load'][0] > 600, (chipset, got)
+        assert got['switch'][0] == 2 * got['save'][0], (chipset, got)
+        assert got['switch'][1] == got['save'][1] + got['load'][1], (chipset, got)
+        assert got['switch'][2] == got['load'][2] == 0x01020000, (chipset, got)
+        assert got['save'][2] == 0x01010000, (chipset, got)
