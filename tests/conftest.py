@@ -1,6 +1,5 @@
 """Fixtures: a test says which board and driver it wants; how QEMU is
 started is the harness's business."""
-import configparser
 import json
 import os
 import subprocess
@@ -31,8 +30,7 @@ class Board:
 
     def __init__(self, name):
         self.name = name
-        self.ini = configparser.ConfigParser(interpolation=None)
-        self.ini.read(build.board_ini(name))
+        self.ini = build.board_config(name)
         self.rom = build.build_rom(name)
         tool = os.path.join(build.tools_dir(), 'nvbios')
         self.vbios = json.loads(subprocess.run([tool, 'dump', self.rom, '--json'],

@@ -1363,13 +1363,60 @@ GByteArray *nvbios_build(GKeyFile *kf, GError **errp)
     return g_byte_array_new_take(b.rom, b.size);
 }
 
+/*
+ * A board file with "base=NAME" in [board] is NAME.ini (in the same
+ * directory) with this file's keys set over it, key by key.
+ */
+#define BOARD_BASE_DEPTH 4
+
+static bool load_board(GKeyFile *kf, const char *path, int depth,
+                       GError **errp)
+{
+    g_autoptr(GKeyFile) own = g_key_file_new();
+    g_autofree gchar *base = NULL;
+    g_auto(GStrv) groups = NULL;
+
+    if (!g_key_file_load_from_file(own, path, G_KEY_FILE_NONE, errp)) {
+        return false;
+    }
+    base = g_key_file_get_string(own, "board", "base", NULL);
+    if (base) {
+        g_autofree gchar *dir = g_path_get_dirname(path);
+        g_autofree gchar *file = g_strconcat(base, ".ini", NULL);
+        g_autofree gchar *bpath = g_build_filename(dir, file, NULL);
+
+        if (depth >= BOARD_BASE_DEPTH || strchr(base, '/')) {
+            g_set_error(errp, NVBIOS_ERROR, NVBIOS_ERR_BOARD,
+                        "%s: base=%s: not a board beside it, or bases nested "
+                        "deeper than %d", path, base, BOARD_BASE_DEPTH);
+            return false;
+        }
+        if (!load_board(kf, bpath, depth + 1, errp)) {
+            return false;
+        }
+    }
+    groups = g_key_file_get_groups(own, NULL);
+    for (unsigned i = 0; groups[i]; i++) {
+        g_auto(GStrv) keys = g_key_file_get_keys(own, groups[i], NULL, NULL);
+
+        for (unsigned k = 0; keys && keys[k]; k++) {
+            g_autofree gchar *v = g_key_file_get_value(own, groups[i], keys[k],
+                                                       NULL);
+            if (strcmp(keys[k], "base")) {
+                g_key_file_set_value(kf, groups[i], keys[k], v);
+            }
+        }
+    }
+    return true;
+}
+
 GByteArray *nvbios_build_file(const char *path, GError **errp)
 {
     g_autoptr(GKeyFile) kf = g_key_file_new();
     GError *err = NULL;
     GByteArray *rom;
 
-    if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, errp)) {
+    if (!load_board(kf, path, 0, errp)) {
         return NULL;
     }
     rom = nvbios_build(kf, &err);

@@ -4,6 +4,7 @@ guest kernel, the initramfs, the C tools and the board VBIOS images.
 Everything is built in the cache (paths.CACHE), keyed so that a second
 run rebuilds only what changed.
 """
+import configparser
 import contextlib
 import fcntl
 import glob
@@ -529,6 +530,23 @@ def board_ini(board):
         raise SystemExit(f'nvdev: no board {board!r}; boards: '
                          + ', '.join(paths.boards()))
     return p
+
+
+def board_config(board):
+    """The board's ini as a ConfigParser, over its base= board's as
+    nvbios build reads it (keys of the board set over the base's)."""
+    chain, name = [], board
+    while name and len(chain) < 5:
+        ini = configparser.ConfigParser(interpolation=None)
+        ini.optionxform = str
+        ini.read(board_ini(name))
+        chain.append(board_ini(name))
+        name = ini.get('board', 'base', fallback=None)
+    ini = configparser.ConfigParser(interpolation=None)
+    ini.optionxform = str
+    ini.read(reversed(chain))
+    ini.remove_option('board', 'base')
+    return ini
 
 
 def build_rom(board):

@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "nvbios.h"
+#include <glib/gstdio.h>
 #include <string.h>
 
 #define UNUSED G_GNUC_UNUSED
@@ -89,6 +90,51 @@ static void test_nv11_roundtrip(void)
     g_byte_array_unref(rom);
 }
 
+/*
+ * base=: a board read over another one.  nv47 is nv43 with its own PCI ID,
+ * VRAM and version: the rest of the image is byte for byte nv43's.  A base
+ * that names itself, or a path, is refused with the file named.
+ */
+static void test_board_base(void)
+{
+    g_autoptr(GByteArray) a = build_board("nv43.ini");
+    g_autoptr(GByteArray) b = build_board("nv47.ini");
+    g_autofree char *dir = g_dir_make_tmp("nvbios-base-XXXXXX", NULL);
+    g_autofree char *self = g_build_filename(dir, "loop.ini", NULL);
+    g_autofree char *path = g_build_filename(dir, "path.ini", NULL);
+    GError *err = NULL;
+    NVBios pa, pb;
+    unsigned differ = 0;
+
+    parse_ok(a, &pa);
+    parse_ok(b, &pb);
+    g_assert_cmphex(pb.device_id, ==, 0x0091);
+    g_assert_cmpuint(pb.board.vram_mb, ==, 256);
+    g_assert_cmpuint(pa.board.vram_mb, ==, 128);
+    g_assert_cmpuint(a->len, ==, b->len);
+    g_assert_cmpuint(pb.n_dcb, ==, pa.n_dcb);
+    g_assert_cmpmem(pb.dcb, sizeof(pb.dcb[0]) * pb.n_dcb,
+                    pa.dcb, sizeof(pa.dcb[0]) * pa.n_dcb);
+    for (guint i = 0; i < a->len; i++) {
+        differ += a->data[i] != b->data[i];
+    }
+    g_assert_cmpuint(differ, >, 0);
+    g_assert_cmpuint(differ, <, 16);   /* IDs, VRAM, version, checksum */
+
+    g_assert_true(g_file_set_contents(self, "[board]\nbase=loop\n", -1, NULL));
+    g_assert_null(nvbios_build_file(self, &err));
+    g_assert_error(err, NVBIOS_ERROR, NVBIOS_ERR_BOARD);
+    g_assert_nonnull(strstr(err->message, "loop.ini: base=loop"));
+    g_clear_error(&err);
+    g_assert_true(g_file_set_contents(path, "[board]\nbase=../nv43\n", -1, NULL));
+    g_assert_null(nvbios_build_file(path, &err));
+    g_assert_error(err, NVBIOS_ERROR, NVBIOS_ERR_BOARD);
+    g_clear_error(&err);
+    g_unlink(self);
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
 /* Every board builds, parses with no warning, and dumps. */
 static void test_all_boards(void)
 {
@@ -107,6 +153,12 @@ static void test_all_boards(void)
         { "nv43.ini", 0x0141, 0x00, 0x30, 0x21, 3, 4 },
         { "nv43-go.ini", 0x0144, 0x00, 0x30, 0x21, 2, 4 },
         { "nv43-go-strap.ini", 0x0144, 0x00, 0x30, 0x21, 2, 4 },
+        { "nv40.ini", 0x0040, 0x00, 0x30, 0x21, 3, 4 },      /* base=nv43 */
+        { "nv41.ini", 0x00c1, 0x00, 0x30, 0x21, 3, 4 },
+        { "nv42.ini", 0x00c8, 0x00, 0x30, 0x21, 3, 4 },
+        { "nv47.ini", 0x0091, 0x00, 0x30, 0x21, 3, 4 },
+        { "nv49.ini", 0x0290, 0x00, 0x30, 0x21, 3, 4 },
+        { "nv4b.ini", 0x0391, 0x00, 0x30, 0x21, 3, 4 },
     };
     for (size_t i = 0; i < G_N_ELEMENTS(boards); i++) {
         GByteArray *rom = build_board(boards[i].ini);
@@ -736,6 +788,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     g_test_add_func("/nvbios/nv11/roundtrip", test_nv11_roundtrip);
     g_test_add_func("/nvbios/boards", test_all_boards);
+    g_test_add_func("/nvbios/board-base", test_board_base);
     g_test_add_func("/nvbios/dcb15", test_dcb15);
     g_test_add_func("/nvbios/nv34/bit", test_nv34_bit);
     g_test_add_func("/nvbios/nv43/pll-perf", test_nv43_two_stage_perf);
