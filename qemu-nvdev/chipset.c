@@ -17,6 +17,8 @@
 #define PLL2 NV_CAP_TWO_REG_PLL
 #define LOCK2 NV_CAP_CR_LOCK_EACH
 #define GART NV_CAP_PCIE_GART
+#define RAM1218 NV_CAP_RAM_PBUS1218
+#define RAM914 NV_CAP_RAM_PFB914
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM
@@ -28,8 +30,21 @@ static const NVChipset nv_chipsets[] = {
     { "NV15", 0x15, NV_10, 0x015000a1, 0x0150, 0x0153, PFB10,                  32 },
     { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
     { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
+    /* NV40 is AGP with nv04-style GART DMA objects; NV41+ have the PCIE GART */
+    { "NV40", 0x40, NV_40, 0x040000a1, 0x0040, 0x0044, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAM1218, 256,
+      0x3f0f /* 4 quads (16 pixel pipes), 6 vertex units */ },
+    { "NV41", 0x41, NV_40, 0x041000a1, 0x00c0, 0x00c7, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
+      0x1f07 /* 3 quads, 5 vertex units */ },
+    { "NV42", 0x42, NV_40, 0x042000a1, 0x00c8, 0x00cf, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
+      0x1f07 /* 3 quads, 5 vertex units */ },
     { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
       0x0703 /* 2 quads (8 pixel pipes), 3 vertex units */ },
+    { "G70", 0x47, NV_40, 0x047000a1, 0x0090, 0x009f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 256,
+      0xff3f /* 6 quads (24 pixel pipes), 8 vertex units */ },
+    { "G71", 0x49, NV_40, 0x049000a1, 0x0290, 0x029f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,
+      0xff3f /* 6 quads, 8 vertex units */ },
+    { "G73", 0x4b, NV_40, 0x04b000a1, 0x0390, 0x039f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,
+      0xff07 /* 3 quads (12 pixel pipes), 8 vertex units as nouveau counts */ },
     { "NV34", 0x34, NV_30, 0x034000a1, 0x0320, 0x032f, PFB10 | HEADS | XTAL27 | DAC17, 128 },
 };
 

@@ -21,6 +21,7 @@
  * panel power scripts.  A board with a panel comes out of POST with it
  * lit at full duty; one without has nothing on the line and reads 0.
  */
+#define NV40_PBUS_RAM_CFG   0x218   /* NV40: 9:8 the RAM type */
 #define NV40_PBUS_HWUNITS   0x540   /* read-only: chip->hw_units */
 #define NV40_PBUS_PWM       0x5f0
 #define   PWM_ENABLE        (1u << 31)
@@ -71,6 +72,13 @@ static uint64_t nv_pbus_read(NVDevState *s, const NVUnit *u, hwaddr addr,
             return 0;
         }
         return s->pbus_regs[addr >> 2];
+    case NV40_PBUS_RAM_CFG:
+        if (!(s->chip->caps & NV_CAP_RAM_PBUS1218)) {
+            return nv_plain_read(s, s->pbus_regs, u, addr, unimp);
+        }
+        /* 9:8 the RAM type: 0 SDRAM, 1 DDR1 (2 GDDR3, 3 DDR2) */
+        return (s->pbus_regs[addr >> 2] & ~0x300u) |
+               (s->ram_type == NVBIOS_RAM_DDR1 ? 0x100 : 0);
     case NV40_PBUS_HWUNITS:
         if (s->chip->family != NV_40) {
             *unimp = true;

@@ -12,6 +12,7 @@
 #define NV04_PFB_CFG0       0x200
 #define NV10_PFB_FIFO_DATA  0x20c   /* RAM amount, bytes */
 #define NV41_PFB_RAM_TYPE   0x474   /* bit 0 DDR1, 1 DDR2, 2 GDDR3 */
+#define NV49_PFB_RAM_TYPE   0x914   /* 1:0: 0 DDR1, 1 DDR2, 2 GDDR3 */
 #define NV41_PFB_TLB_FLUSH  0x810   /* GART TLB: write bit 1, done = bit 5 */
 #define TLB_FLUSH_TRIGGER   0x02
 #define TLB_FLUSH_DONE      0x20
@@ -48,7 +49,12 @@ static uint64_t nv_pfb_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     if ((s->chip->caps & NV_CAP_PFB_NV10) && addr == NV10_PFB_FIFO_DATA) {
         return (uint64_t)s->vram_mb << 20;
     }
-    if ((s->chip->caps & NV_CAP_NV40) && addr == NV41_PFB_RAM_TYPE) {
+    if ((s->chip->caps & NV_CAP_RAM_PFB914) && addr == NV49_PFB_RAM_TYPE) {
+        /* no SDRAM on these: the board's DDR1, or "unknown" (3) */
+        return s->ram_type == NVBIOS_RAM_DDR1 ? 0x0 : 0x3;
+    }
+    if ((s->chip->caps & (NV_CAP_RAM_PBUS1218 | NV_CAP_RAM_PFB914)) == 0 &&
+        (s->chip->caps & NV_CAP_NV40) && addr == NV41_PFB_RAM_TYPE) {
         return s->ram_type == NVBIOS_RAM_DDR1 ? 0x1 : 0x0;
     }
     if ((s->chip->caps & NV_CAP_NV40) && addr == NV41_PFB_TLB_FLUSH) {

@@ -14,7 +14,8 @@ import pytest
 
 from nvdevkit import png, report, trace
 
-ACCEL_BOARDS = ['nv04', 'nv05', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go']
+ACCEL_BOARDS = ['nv04', 'nv05', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go',
+                'nv40', 'nv41', 'nv42', 'nv47', 'nv49', 'nv4b']
 
 # every line nouveau 6.1 prints when a channel, fence, PFIFO or PGRAPH fails
 FAILURE = re.compile(
@@ -83,9 +84,11 @@ def test_fbcon_accelerated_equals_cpu_drawn(boot_board, board, bpp):
 
 # ---- the in-guest client (harness/guest/nvaccel.c) -----------------------
 
-CLIENT_BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43']
+CLIENT_BOARDS = ['nv04', 'nv11-ch7006', 'nv17', 'nv34', 'nv43',
+                 'nv40', 'nv41', 'nv42', 'nv47', 'nv49', 'nv4b']
 # nouveau_drm.c: NV17_CHANNEL_DMA and NV40_CHANNEL_DMA get nv17_fence
-SEMAPHORE_BOARDS = {'nv17', 'nv34', 'nv43'}
+SEMAPHORE_BOARDS = {'nv17', 'nv34', 'nv43', 'nv40', 'nv41', 'nv42', 'nv47', 'nv49',
+                    'nv4b'}
 
 
 def client(b):
@@ -198,22 +201,31 @@ def nv40_instmem_reserved(chipset, vs):
     return (reserved + 4095) & ~4095
 
 
-def test_nv43_units_size_instance_memory(boot_board, board_info):
+# board: chipset, vertex units as ctxnv40.c's nv40_gr_vs_count builds the
+# context for, pixel quads (4 pipes each) of the card
+NV4X_UNITS = {'nv40': (0x40, 6, 4), 'nv41': (0x41, 5, 3), 'nv42': (0x42, 5, 3),
+              'nv43': (0x43, 3, 2), 'nv47': (0x47, 8, 6), 'nv49': (0x49, 8, 6),
+              'nv4b': (0x4b, 8, 3)}
+
+
+@pytest.mark.parametrize('board', sorted(NV4X_UNITS))
+def test_nv4x_units_size_instance_memory(boot_board, board_info, board):
     """PBUS 0x1540 says which graphics units the chip has.  nouveau hands
     it to clients (GETPARAM GRAPH_UNITS) and reserves instance memory for
-    a context per channel and vertex unit: its vertex units must be the
-    GeForce 6600's three (ctxnv40.c builds NV43's context for 3), and the
-    VRAM nouveau keeps for buffers what its formula leaves."""
-    b = boot_board('nv43', cmdline='nvdev.accel=info')
+    a context per channel and vertex unit: its vertex units must be those
+    ctxnv40.c builds the chipset's context for (the GeForce 6600's three),
+    and the VRAM nouveau keeps for buffers what its formula leaves."""
+    chipset, want_vs, want_quads = NV4X_UNITS[board]
+    b = boot_board(board, cmdline='nvdev.accel=info')
     out = client(b)
     units = {k: int(v, 16) for k, v in
              (l.split()[2:4] for l in out if l.startswith('ok info '))}
-    assert units['chipset'] == 0x43, out
+    assert units['chipset'] == chipset, out
     vs = bin(units['graph_units'] >> 8 & 0xff).count('1')
     quads = bin(units['graph_units'] & 0xff).count('1')
-    assert (vs, quads) == (3, 2), f'units 0x{units["graph_units"]:x}'
-    vram = board_info('nv43').num('vram_mb') << 20
-    want = (vram - nv40_instmem_reserved(0x43, vs)) >> 20
+    assert (vs, quads) == (want_vs, want_quads), f'units 0x{units["graph_units"]:x}'
+    vram = board_info(board).num('vram_mb') << 20
+    want = (vram - nv40_instmem_reserved(chipset, vs)) >> 20
     lines = [l for l in report.driver_lines(b) if 'DRM: VRAM:' in l]
     assert lines and lines[0].endswith(f'VRAM: {want} MiB'), (want, lines)
 

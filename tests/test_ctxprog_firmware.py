@@ -22,8 +22,9 @@ from nvdevkit import build, report, trace
 from test_accel import FAILURE, FBTEXT, console
 
 BOARD = 'nv43'
-LOADED = re.compile(r'gr: loaded nouveau/nv43\.ctxprog \((\d+) instructions\) '
-                    r'and nouveau/nv43\.ctxvals \((\d+) values\)')
+NV4X_BOARDS = ['nv40', 'nv41', 'nv42', 'nv43', 'nv47', 'nv49', 'nv4b']
+LOADED = re.compile(r'gr: loaded nouveau/nv4.\.ctxprog \((\d+) instructions\) '
+                    r'and nouveau/nv4.\.ctxvals \((\d+) values\)')
 
 
 @pytest.fixture(scope='module')
@@ -55,19 +56,22 @@ def failures(b):
     return [ln for ln in report.lines(b) if FAILURE.search(ln)]
 
 
-def test_nouveau_loads_our_firmware_and_runs_accelerated(boot_board, firmware):
+@pytest.mark.parametrize('board', NV4X_BOARDS)
+def test_nouveau_loads_our_firmware_and_runs_accelerated(boot_board, firmware,
+                                                         board):
     """dmesg says the files were loaded, with as many instructions and
     values as the files hold; what goes through 0x400328 is the file's
     program, which is also what nouveau's generator uploads on a boot
     without firmware; two clients take turns through it with no failure."""
     cmd = 'nvdev.accel=copy,10;pingpong,20'
-    fw = boot_board(BOARD, cmdline=cmd, firmware=firmware)
-    gen = boot_board(BOARD, cmdline=cmd)
+    fw = boot_board(board, cmdline=cmd, firmware=firmware)
+    gen = boot_board(board, cmdline=cmd)
     m = [LOADED.search(ln) for ln in report.lines(fw)]
     m = [x for x in m if x]
     assert m, '\n'.join(report.driver_lines(fw))
-    prog = nvcp_words(os.path.join(firmware, 'nouveau', 'nv43.ctxprog'))
-    with open(os.path.join(firmware, 'nouveau', 'nv43.ctxvals'), 'rb') as f:
+    assert f'nouveau/{board}.ctxprog' in m[0].group(0)
+    prog = nvcp_words(os.path.join(firmware, 'nouveau', f'{board}.ctxprog'))
+    with open(os.path.join(firmware, 'nouveau', f'{board}.ctxvals'), 'rb') as f:
         nvals = struct.unpack_from('<I', f.read(), 5)[0]
     assert (int(m[0].group(1)), int(m[0].group(2))) == (len(prog), nvals)
     assert uploads(fw) == prog

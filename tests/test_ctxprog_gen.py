@@ -196,3 +196,18 @@ def test_every_program_runs_to_its_end(nouveau_gen, tmp_path):
         assert got['switch'][1] == got['save'][1] + got['load'][1], (chipset, got)
         assert got['switch'][2] == got['load'][2] == 0x01020000, (chipset, got)
         assert got['save'][2] == 0x01010000, (chipset, got)
+
+
+# every NV40-family chipset the device has a board for
+BOARDS = {'nv40': 'nv40', 'nv41': 'nv41', 'nv42': 'nv42', 'nv43': 'nv43',
+          'nv47': 'nv47', 'nv49': 'nv49', 'nv4b': 'nv4b'}
+
+
+@pytest.mark.parametrize('chipset', sorted(BOARDS))
+def test_nouveau_uploads_what_gen_makes(boot_board, chipset):
+    """A boot of nouveau on the chipset's board: the words it writes
+    through 0x400328 (register trace) are `nvctxprog gen`'s, word for word."""
+    from test_ctxprog_firmware import uploads
+    b = boot_board(BOARDS[chipset])
+    ours = [int(w, 16) for w in nvctxprog('gen', chipset, '--format', 'hex').split()]
+    assert uploads(b) == ours

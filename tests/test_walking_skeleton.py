@@ -4,7 +4,8 @@ import pytest
 
 from nvdevkit import report
 
-BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go']
+BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go',
+          'nv40', 'nv41', 'nv42', 'nv47', 'nv49', 'nv4b']
 BOARD = 'nv11-ch7006'
 
 
