@@ -19,7 +19,7 @@ import pytest
 
 from nvdevkit import build, report, trace
 
-from test_accel import FAILURE, FBTEXT, console
+from test_accel import FBTEXT, console, failures
 
 BOARD = 'nv43'
 NV4X_BOARDS = ['nv40', 'nv41', 'nv42', 'nv43', 'nv47', 'nv49', 'nv4b']
@@ -50,10 +50,6 @@ def nvcp_words(path):
         data = f.read()
     n = struct.unpack_from('<H', data, 5)[0]
     return list(struct.unpack_from(f'<{n}I', data, 7))
-
-
-def failures(b):
-    return [ln for ln in report.lines(b) if FAILURE.search(ln)]
 
 
 @pytest.mark.parametrize('board', NV4X_BOARDS)
