@@ -223,7 +223,9 @@ static void nv_cursor_draw_line(VGACommonState *vga, uint8_t *d, int y)
     bytes = c.argb ? 4 : 2;
     for (int i = 0; i < c.size; i++) {
         int x = c.x + i;
-        uint32_t off = c.offset + ((y - c.y) * c.size + i) * bytes;
+        /* 64-bit: an offset near 4 GiB must not wrap back into VRAM. */
+        uint64_t off = (uint64_t)c.offset +
+                       ((uint64_t)(y - c.y) * c.size + i) * bytes;
         uint32_t px, out;
 
         if (x < 0 || x >= width || off + bytes > vga->vram_size) {
