@@ -220,6 +220,7 @@ typedef struct NVDevState {
     /* PCRTC */
     uint32_t pcrtc_intr[2], pcrtc_intr_en[2];
     QEMUTimer *vblank_timer[2];
+    bool pcrtc_floored[2];          /* logged a too-short frame */
 
     /* head B's palette DAC (PRMDIO1); head A's is the VGA core's */
     uint8_t palb[768];
@@ -342,6 +343,7 @@ bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
                            Error **errp);
 bool nv_i2c_sense(NVDevState *s, uint8_t idx, uint8_t *val);
 void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val);
+extern const VMStateDescription vmstate_nv_i2c;
 
 /* ch7006.c */
 bool nv_ch7006_attach(NVDevState *s, int port, uint8_t addr, const char *tv,

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/log.h"
 #include "nvdev.h"
 #include "trace.h"
 
@@ -20,6 +21,13 @@
 #define DEFAULT_FRAME_NS        16683333    /* 59.94 Hz */
 #define DEFAULT_VTOTAL          525
 #define DEFAULT_VDISPLAY        480
+/*
+ * The shortest frame the device times: 100 us, 10 kHz.  A guest can program
+ * a few-line mode on a fast VPLL (a frame of well under a microsecond);
+ * real monitors sync to nothing above a few hundred Hz, and a vblank timer
+ * at megahertz rates would only spend host time.
+ */
+#define MIN_FRAME_NS            100000
 
 static void frame(NVDevState *s, int head, uint64_t *frame_ns,
                   uint32_t *vtotal, uint32_t *vdisplay)
@@ -28,17 +36,36 @@ static void frame(NVDevState *s, int head, uint64_t *frame_ns,
         *frame_ns = DEFAULT_FRAME_NS;
         *vtotal = DEFAULT_VTOTAL;
         *vdisplay = DEFAULT_VDISPLAY;
+    } else if (*frame_ns < MIN_FRAME_NS) {
+        if (!s->pcrtc_floored[head]) {
+            qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PCRTC%d: a frame of %"
+                          PRIu64 " ns (%u lines): timed as %u ns\n", head,
+                          *frame_ns, *vtotal, MIN_FRAME_NS);
+            s->pcrtc_floored[head] = true;
+        }
+        *frame_ns = MIN_FRAME_NS;
+    } else {
+        s->pcrtc_floored[head] = false;
     }
 }
 
-/* Frames start at multiples of the frame period on the virtual clock;
- * vblank begins vdisplay lines into a frame. */
+/*
+ * Frames start at multiples of the frame period on the virtual clock;
+ * vblank begins vdisplay lines into a frame.  The timer runs only while
+ * the VBLANK bit is clear: once it is set, further frames change nothing
+ * a guest can see (RASTER is computed from the clock) until it is
+ * acknowledged.
+ */
 static void schedule_vblank(NVDevState *s, int head)
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     uint64_t period, start, next;
     uint32_t vtotal, vdisplay;
 
+    if (s->pcrtc_intr[head] & NV_PCRTC_INTR_VBLANK) {
+        timer_del(s->vblank_timer[head]);
+        return;
+    }
     frame(s, head, &period, &vtotal, &vdisplay);
     start = period * vdisplay / vtotal;
     next = now - now % period + start;
@@ -132,6 +159,10 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PCRTC_INTR_0:
         s->pcrtc_intr[head] &= ~val;
         nvdev_update_irq(s);
+        if ((val & NV_PCRTC_INTR_VBLANK) && s->vblank_timer[head] &&
+            !timer_pending(s->vblank_timer[head])) {
+            schedule_vblank(s, head);
+        }
         break;
     case NV_PCRTC_INTR_EN_0:
         s->pcrtc_intr_en[head] = val & NV_PCRTC_INTR_VBLANK;

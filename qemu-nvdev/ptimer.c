@@ -14,6 +14,7 @@
 #include "qemu/host-utils.h"
 #include "qemu/log.h"
 #include "nvdev.h"
+#include "trace.h"
 
 #define NV_PTIMER_INTR_0        0x100
 #define NV_PTIMER_INTR_EN_0     0x140
@@ -74,12 +75,17 @@ static uint64_t nv_ptimer_time(NVDevState *s)
     return (s->ptimer_base_time + lo) & ~0x1full;
 }
 
+/*
+ * The alarm timer runs only while the ALARM bit is clear: once set, TIME_0
+ * passing ALARM_0 again changes nothing until the bit is acknowledged (so
+ * an alarm nobody takes fires once, not every 2^32 ticks).
+ */
 static void nv_ptimer_schedule_alarm(NVDevState *s)
 {
     uint64_t mul, div, delta, lo, hi;
     uint32_t now32;
 
-    if (!rate(s, &mul, &div)) {
+    if ((s->ptimer_intr & NV_PTIMER_INTR_ALARM) || !rate(s, &mul, &div)) {
         timer_del(s->ptimer_alarm);
         return;
     }
@@ -107,9 +113,9 @@ static void nv_ptimer_alarm_cb(void *opaque)
 {
     NVDevState *s = opaque;
 
+    trace_nvdev_ptimer_alarm(s->ptimer_alarm0);
     s->ptimer_intr |= NV_PTIMER_INTR_ALARM;
     nvdev_update_irq(s);
-    nv_ptimer_schedule_alarm(s);
 }
 
 static uint64_t nv_ptimer_read(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -145,6 +151,9 @@ static void nv_ptimer_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PTIMER_INTR_0:
         s->ptimer_intr &= ~val;
         nvdev_update_irq(s);
+        if (val & NV_PTIMER_INTR_ALARM) {
+            nv_ptimer_schedule_alarm(s);
+        }
         break;
     case NV_PTIMER_INTR_EN_0:
         s->ptimer_intr_en = val & NV_PTIMER_INTR_ALARM;

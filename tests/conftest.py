@@ -85,10 +85,15 @@ def boot_board(built, tmp_path_factory):
 
 @pytest.fixture
 def device(qemu, board_info, tmp_path):
-    """device(board, **props) -> NVDevQtest context manager (no guest)."""
-    def make(board=paths.DEFAULT_BOARD, trace=False, **props):
+    """device(board, **props) -> NVDevQtest context manager (no guest).
+    trace=True writes the device trace to tmp_path/trace.txt; log=True
+    QEMU's guest-error and unimplemented log to tmp_path/qemu.log."""
+    def make(board=paths.DEFAULT_BOARD, trace=False, log=False, args=(), **props):
         extra = ','.join(f'{k}={v}' for k, v in props.items())
         if trace:
             extra = ','.join(filter(None, [extra, f'trace={tmp_path / "trace.txt"}']))
-        return NVDevQtest(qemu, board_info(board).rom, extra)
+        args = list(args)
+        if log:
+            args += ['-d', 'guest_errors,unimp', '-D', str(tmp_path / 'qemu.log')]
+        return NVDevQtest(qemu, board_info(board).rom, extra, args=args)
     return make

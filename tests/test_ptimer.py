@@ -104,3 +104,26 @@ def test_interrupt_edges_in_the_trace(device, tmp_path):
     _, records = trace.read(str(tmp_path / 'trace.txt'))
     edges = [(r.addr, r.value) for r in records if r.space == 'irq']
     assert edges[:2] == [(1, 1 << 20), (0, 0)], edges
+
+
+def test_an_alarm_nobody_takes_fires_once(device, tmp_path):
+    """TIME_0 passes ALARM_0 once every 2^32 ticks.  The interrupt latches:
+    while it is pending, later passes are not new events (the device arms
+    no host timer for them); once acknowledged, the next pass raises it
+    again."""
+    log = tmp_path / 'alarm.log'
+    with device(args=['-trace', 'nvdev_ptimer_alarm', '-D', str(log)]) as d:
+        d.wr32(NUMERATOR, 1)
+        d.wr32(DENOMINATOR, 1)              # the fastest rate: NVCLK * 32
+        d.wr32(ALARM_0, (read_time(d) + 1_000_000) & 0xffffffe0)
+        t0 = read_time(d)
+        d.clock_step(10_000_000_000)        # 10 s with nobody listening
+        passes = (read_time(d) - t0) >> 32
+        assert passes >= 3, f'only {passes} passes of ALARM_0 in 10 s'
+        assert d.rd32(INTR_0) == 1
+        d.wr32(INTR_0, 1)
+        d.clock_step(10_000_000_000)
+        assert d.rd32(INTR_0) == 1, 'no alarm after the acknowledgement'
+    with open(log) as f:
+        fired = [l for l in f if 'nvdev_ptimer_alarm' in l]
+    assert len(fired) == 2, f'{len(fired)} alarm events for 2 taken, {passes} passes'

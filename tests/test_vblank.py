@@ -30,13 +30,13 @@ def rates(lines):
 
 
 def programmed(b, head, until=None):
-    """The head's refresh from what the driver programmed, and the
-    device's vblank periods on that head (ns), from the trace."""
-    marks = {}
-    header, records = trace.read(b.trace_path, marks)
+    """The head's refresh from what the driver programmed (by record
+    @until, or at the end), and the device's vblank periods on that head
+    (ns), from the trace."""
+    header, records = trace.read(b.trace_path)
     fields = dict(f.split('=', 1) for f in header.split() if '=' in f)
     state = display.DisplayState.replay(
-        records, until=marks.get(until) if until else None,
+        records, until=until(records) if until else None,
         chipset=fields['chipset'], crystal_khz=int(fields['crystal_khz']))
     t = state.timings(head)
     khz = state.vpll(head)[-1]
@@ -96,13 +96,80 @@ def test_nvdrm_handles_the_interrupt(boot_board):
     assert count >= 200, lines[0]
 
 
+def flipping(records):
+    """The record in the middle of head A's page flips (PCRTC START
+    writes, one a frame while modetest -v runs)."""
+    flips = [i for i, r in enumerate(records) if r.dir == 'W' and r.addr == 0x600800]
+    assert len(flips) > 100, f'{len(flips)} writes of PCRTC START: no flipping'
+    return flips[len(flips) // 2]
+
+
 @pytest.mark.parametrize('board', FLIP_BOARDS)
 def test_nvdrm_flips_pages_on_vblank(boot_board, board):
-    b = boot_board(board, driver='nvdrm', screendumps=True,
+    """(No screendumps in this boot: they would make its virtual time
+    depend on how fast the host answers.)"""
+    b = boot_board(board, driver='nvdrm',
                    cmdline='nvdev.modetest=-M,nvdrm,-s,VGA-1:640x480,-v nvdev.hold=4')
     out = b.report['modetest']
     assert any(l.startswith('setting mode 640x480-') for l in out), out
-    want, _ = programmed(b, 0, until='modetest')
+    want, _ = programmed(b, 0, until=flipping)
     assert abs(want - 59.94) < 0.1, f'640x480 programmed at {want:.3f} Hz'
     assert_rate(rates(out), want, 'modetest -v page flips')
     assert not oopses(b), oopses(b)
+
+
+# Over qtest, no guest: what a guest cannot make the vblank timer do.
+PCRTC_INTR_0, PCRTC_INTR_EN_0 = 0x600100, 0x600140
+VPLL = 0x680508
+
+
+def cr(d, idx, val):
+    d.wr08(0x6013d4, idx)
+    d.wr08(0x6013d5, val)
+
+
+def vblanks(tmp_path):
+    _, records = trace.read(str(tmp_path / 'trace.txt'))
+    return [r.time for r in records if r.dir == 'V' and r.addr == 0]
+
+
+def test_a_pending_vblank_is_not_raised_again(device, tmp_path):
+    """The interrupt is a latch: frames that end while it is set are not
+    separate events (nothing in the trace, no host timer) until the driver
+    acknowledges it; the next one comes at the next frame's vblank."""
+    with device(trace=True) as d:
+        d.wr32(PCRTC_INTR_EN_0, 1)
+        d.clock_step(100_000_000)           # six frames of the default mode
+        assert d.rd32(PCRTC_INTR_0) & 1
+        d.wr32(PCRTC_INTR_0, 1)
+        d.clock_step(17_000_000)            # at most one frame on
+    times = vblanks(tmp_path)
+    assert len(times) == 2, f'{len(times)} vblank events in 6 unacknowledged frames + 1'
+    assert times[1] - times[0] > 100_000_000 - 17_000_000
+
+
+def test_a_nanosecond_frame_is_timed_at_the_floor(device, tmp_path):
+    """A 40x4 mode on a 3.5 GHz VPLL is a frame of about 45 ns.  The device times it
+    as 100 us (10 kHz) and says so once in the QEMU log: a driver that
+    acknowledges every microsecond for 300 us sees at most 4 vblanks, not
+    300 (and not 6800)."""
+    with device(trace=True, log=True) as d:
+        cr(d, 0x1f, 0x57)                   # unlock
+        for idx, val in {0x00: 0x00, 0x06: 0x02, 0x07: 0x00, 0x12: 0x01,
+                         0x28: 0x03}.items():
+            cr(d, idx, val)
+        d.wr32(VPLL, 255 << 8 | 1)          # crystal * 255 / 1
+        d.wr32(PCRTC_INTR_EN_0, 1)
+        d.clock_step(20_000_000)            # the default frame's vblank
+        d.wr32(PCRTC_INTR_0, 1)
+        start = d.clock()
+        for _ in range(300):
+            d.clock_step(1000)
+            d.wr32(PCRTC_INTR_0, 1)
+        end = d.clock()
+    times = [t for t in vblanks(tmp_path) if start <= t <= end]
+    assert 1 <= len(times) <= 4, f'{len(times)} vblanks in {end - start} ns'
+    with open(tmp_path / 'qemu.log') as f:
+        log = f.read()
+    floored = re.findall(r'PCRTC0: a frame of (\d+) ns \(4 lines\): timed as 100000 ns', log)
+    assert len(floored) == 1 and 40 <= int(floored[0]) <= 50, log
