@@ -11,6 +11,7 @@
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "migration/vmstate.h"
 #include "hw/display/i2c-ddc.h"
 #include "hw/qdev-properties.h"
 #include "nvdev.h"
@@ -167,6 +168,46 @@ bool nv_i2c_init(NVDevState *s, Error **errp)
 }
 
 /*
+ * QEMU's i2c-ddc with its whole state migrated.  i2c-ddc's own
+ * VMStateDescription (QEMU 7.2) leaves out the I2CSlave part, whose
+ * post_load puts a slave addressed mid-transfer back on its bus: after a
+ * migration in the middle of an EDID read the monitor would stop
+ * answering.  This type is i2c-ddc with that part saved too.
+ */
+#define TYPE_NVDEV_DDC "nvdev-ddc"
+
+static const VMStateDescription vmstate_nv_ddc = {
+    .name = TYPE_NVDEV_DDC,
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_I2C_SLAVE(i2c, I2CDDCState),
+        VMSTATE_BOOL(firstbyte, I2CDDCState),
+        VMSTATE_UINT8(reg, I2CDDCState),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+static void nv_ddc_class_init(ObjectClass *oc, void *data)
+{
+    DEVICE_CLASS(oc)->vmsd = &vmstate_nv_ddc;
+}
+
+static const TypeInfo nv_ddc_info = {
+    .name = TYPE_NVDEV_DDC,
+    .parent = TYPE_I2CDDC,
+    .instance_size = sizeof(I2CDDCState),
+    .class_init = nv_ddc_class_init,
+};
+
+static void nv_ddc_register_types(void)
+{
+    type_register_static(&nv_ddc_info);
+}
+
+type_init(nv_ddc_register_types)
+
+/*
  * A monitor (or a panel) on a DDC bus: QEMU's EDID ("default"), QEMU's
  * EDID of a display whose preferred and largest mode is "WxH" at 60 Hz, or
  * the bytes of a file.
@@ -184,7 +225,7 @@ bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
                    "monitor's DDC", port);
         return false;
     }
-    ddc = I2CDDC(qdev_new(TYPE_I2CDDC));
+    ddc = I2CDDC(qdev_new(TYPE_NVDEV_DDC));
     if (sscanf(what, "%ux%u%c", &w, &h, &tail) == 2) {
         if (w < 320 || w > 4095 || h < 200 || h > 4095) {
             error_setg(errp, "nvdev: a %ux%u display: expected 320x200 to "
@@ -218,3 +259,53 @@ bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
     i2c_slave_set_address(I2C_SLAVE(ddc), 0x50);
     return qdev_realize_and_unref(DEVICE(ddc), BUS(p->bus), errp);
 }
+
+/*
+ * Migration: each port's wire (what the driver drives, what the slave
+ * drives back), bitbang_i2c's state machine mid-byte and the trace's
+ * observer.  The QEMU I2C bus and its slaves migrate themselves (the bus
+ * which slave is addressed, nvdev-ddc and the CH7006 their registers).
+ */
+static int nv_i2c_port_post_load(void *opaque, int version_id)
+{
+    NVI2CPort *p = opaque;
+
+    if (p->bb.state > SENT_NACK || p->obs_bits > 8) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static const VMStateDescription vmstate_nv_i2c_port = {
+    .name = "nvdev/i2c-port",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = nv_i2c_port_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_BOOL(scl, NVI2CPort),
+        VMSTATE_BOOL(sda, NVI2CPort),
+        VMSTATE_BOOL(sda_in, NVI2CPort),
+        VMSTATE_BOOL(obs_active, NVI2CPort),
+        VMSTATE_BOOL(obs_first, NVI2CPort),
+        VMSTATE_UINT8(obs_byte, NVI2CPort),
+        VMSTATE_UINT8(obs_bits, NVI2CPort),
+        VMSTATE_UINT32(bb.state, NVI2CPort),
+        VMSTATE_INT32(bb.last_data, NVI2CPort),
+        VMSTATE_INT32(bb.last_clock, NVI2CPort),
+        VMSTATE_INT32(bb.device_out, NVI2CPort),
+        VMSTATE_UINT8(bb.buffer, NVI2CPort),
+        VMSTATE_INT32(bb.current_addr, NVI2CPort),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+const VMStateDescription vmstate_nv_i2c = {
+    .name = "nvdev/i2c",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(i2c, NVDevState, NV_MAX_I2C, 1,
+                             vmstate_nv_i2c_port, NVI2CPort),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -684,9 +684,33 @@ static void nvdev_reset(DeviceState *dev)
     nvdev_update_irq(s);
 }
 
+/*
+ * What a loaded stream may not hold (it indexes arrays), and what is
+ * derived from the loaded registers rather than migrated.
+ */
 static int nvdev_post_load(void *opaque, int version_id)
 {
-    nvdev_update_irq(opaque);
+    NVDevState *s = opaque;
+
+    if (s->palb_sub >= ARRAY_SIZE(s->palb_cache)) {
+        error_report("nvdev: migration: palette sub-index %u out of range",
+                     s->palb_sub);
+        return -EINVAL;
+    }
+    nv_cursor_changed(s);       /* the VGA core's shadow flag */
+    nvdev_update_irq(s);
+    return 0;
+}
+
+static int nvdev_engines_post_load(void *opaque, int version_id)
+{
+    NVDevState *s = opaque;
+
+    if (s->ctxprog_len > NV_CTXPROG_WORDS) {
+        error_report("nvdev: migration: context program of %u words "
+                     "(at most %u)", s->ctxprog_len, NV_CTXPROG_WORDS);
+        return -EINVAL;
+    }
     return 0;
 }
 
@@ -696,6 +720,7 @@ static const VMStateDescription vmstate_nvdev_engines = {
     .name = "nvdev/engines",
     .version_id = 1,
     .minimum_version_id = 1,
+    .post_load = nvdev_engines_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_UINT32_ARRAY(fifo, NVDevState, NV_FIFO_WORDS),
         VMSTATE_TIMER_PTR(fifo_timer, NVDevState),
@@ -757,6 +782,7 @@ static const VMStateDescription vmstate_nvdev = {
     },
     .subsections = (const VMStateDescription * []) {
         &vmstate_nvdev_engines,
+        &vmstate_nv_i2c,
         NULL
     },
 };

@@ -2,7 +2,10 @@
 (every unit has a VMStateDescription)."""
 import time
 
-from nvdevkit.qtest import NVDevQtest
+import pytest
+
+from nvdevkit import png
+from nvdevkit.qtest import BAR1, NVDevQtest
 
 
 def state(d):
@@ -12,6 +15,31 @@ def state(d):
             'vpll': d.rd32(0x680508), 'start': d.rd32(0x600804),
             'cr28': cr28, 'intr_en': d.rd32(0x000140),
             'tmds': (d.wr32(0x6808b0, 1 << 16 | 4), d.rd32(0x6808b4))[1]}
+
+
+def migrate(a, image):
+    """Save @a's whole machine to the file @image."""
+    r = a.vm.qmp('migrate', uri=f'exec:cat > {image}')
+    assert 'error' not in r, r
+    for _ in range(200):
+        st = a.vm.qmp('query-migrate')['return'].get('status')
+        if st in ('completed', 'failed'):
+            break
+        time.sleep(0.05)
+    assert st == 'completed', a.vm.qmp('query-migrate')
+
+
+def incoming(qemu, rom, image):
+    """A machine that starts from @image (use with `with`, then loaded())."""
+    return NVDevQtest(qemu, rom, args=['-incoming', f'exec:cat {image}'])
+
+
+def loaded(b):
+    for _ in range(200):
+        if b.vm.qmp('query-status')['return']['status'] != 'inmigrate':
+            return
+        time.sleep(0.05)
+    raise AssertionError('the incoming migration did not finish')
 
 
 def test_migrate_to_file_and_back(qemu, board_info, tmp_path):
@@ -30,18 +58,125 @@ def test_migrate_to_file_and_back(qemu, board_info, tmp_path):
         a.wr32(0x6808b4, 0x08)
         a.wr32(0x6808b0, 0x04)
         want = state(a)
-        r = a.vm.qmp('migrate', uri=f'exec:cat > {image}')
-        assert 'error' not in r, r
-        for _ in range(200):
-            st = a.vm.qmp('query-migrate')['return'].get('status')
-            if st in ('completed', 'failed'):
-                break
-            time.sleep(0.05)
-        assert st == 'completed', a.vm.qmp('query-migrate')
-    with NVDevQtest(qemu, rom, args=['-incoming', f'exec:cat {image}']) as b:
-        for _ in range(200):
-            if b.vm.qmp('query-status')['return']['status'] != 'inmigrate':
-                break
-            time.sleep(0.05)
+        migrate(a, image)
+    with incoming(qemu, rom, image) as b:
+        loaded(b)
         got = state(b)
     assert got == want
+
+
+class DDC:
+    """An I2C master bit-banging the CRTC's drive/sense register pair as
+    nouveau's busnv04.c does (drive: SCL bit 5, SDA bit 4; sense: SCL
+    bit 2, SDA bit 3), reading the monitor's EDID at 0x50."""
+
+    def __init__(self, d, drive, sense):
+        self.d, self.drive, self.sense = d, drive, sense
+        d.wr08(0x6013d4, 0x1f)
+        d.wr08(0x6013d5, 0x57)
+
+    def set(self, scl, sda):
+        self.d.wr08(0x6013d4, self.drive)
+        self.d.wr08(0x6013d5, scl << 5 | sda << 4 | 1)
+
+    def sda(self):
+        self.d.wr08(0x6013d4, self.sense)
+        return self.d.rd08(0x6013d5) >> 3 & 1
+
+    def start(self):
+        self.set(1, 1); self.set(1, 0); self.set(0, 0)
+
+    def stop(self):
+        self.set(0, 0); self.set(1, 0); self.set(1, 1)
+
+    def write(self, byte):
+        for i in range(7, -1, -1):
+            b = byte >> i & 1
+            self.set(0, b); self.set(1, b); self.set(0, b)
+        self.set(0, 1); self.set(1, 1)
+        ack = not self.sda()
+        self.set(0, 1)
+        return ack
+
+    def read(self, last=False):
+        v = 0
+        for _ in range(8):
+            self.set(0, 1); self.set(1, 1)
+            v = v << 1 | self.sda()
+            self.set(0, 1)
+        a = 1 if last else 0
+        self.set(0, a); self.set(1, a); self.set(0, a)
+        return v
+
+    def begin_edid(self):
+        self.start()
+        assert self.write(0xa0), 'no ACK from the monitor at 0x50'
+        assert self.write(0x00)
+        self.start()
+        assert self.write(0xa1)
+
+
+@pytest.mark.parametrize('board', ['nv11-ch7006', 'nv43'])
+def test_migrate_mid_edid_read(qemu, board_info, tmp_path, board):
+    """An EDID read cut by a migration after 5 bytes (inside a byte, SCL
+    low) carries on on the new machine: the 128 bytes put together start
+    with the EDID header and sum to 0 (EDID 1.3, section 3.11), as the
+    unmigrated read does."""
+    info = board_info(board)
+    crt = next(sec for sec in sorted(info.ini.sections())
+               if sec.startswith('output') and info.ini.get(sec, 'type') == 'crt')
+    port = info.ini.get(crt, 'i2c')
+    drive, sense = (int(x, 0) for x in info.get(f'port{port}', 'i2c').split(';'))
+    image = tmp_path / 'state.bin'
+    with NVDevQtest(qemu, info.rom) as a:
+        ddc = DDC(a, drive, sense)
+        ddc.begin_edid()
+        whole = [ddc.read(last=i == 127) for i in range(128)]
+        ddc.stop()
+        ddc.begin_edid()
+        head = [ddc.read() for _ in range(5)]
+        v = 0
+        for _ in range(3):                  # three bits into the sixth byte
+            ddc.set(0, 1); ddc.set(1, 1)
+            v = v << 1 | ddc.sda()
+            ddc.set(0, 1)
+        migrate(a, image)
+    with incoming(qemu, info.rom, image) as b:
+        loaded(b)
+        ddc = DDC(b, drive, sense)
+        for _ in range(5):                  # the rest of the sixth byte
+            ddc.set(0, 1); ddc.set(1, 1)
+            v = v << 1 | ddc.sda()
+            ddc.set(0, 1)
+        ddc.set(0, 0); ddc.set(1, 0); ddc.set(0, 0)
+        tail = [ddc.read(last=i == 121) for i in range(122)]
+        ddc.stop()
+    got = head + [v] + tail
+    assert whole[:8] == [0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0], whole[:8]
+    assert sum(whole) % 256 == 0, 'the unmigrated read'
+    assert got == whole, [i for i in range(128) if got[i] != whole[i]]
+
+
+def test_migrate_keeps_the_cursor_on_screen(qemu, board_info, tmp_path):
+    """The cursor drawn into screendumps is state the VGA core does not
+    migrate (its shadow flag): the loaded device works it out again."""
+    from test_cursor import CURSOR, cr, set_mode
+    rom = board_info('nv11-ch7006').rom
+    image = tmp_path / 'state.bin'
+    with NVDevQtest(qemu, rom) as a:
+        set_mode(a)
+        a.q(f'write {BAR1 + CURSOR:#x} {64 * 64 * 4} 0x{"0000ffff" * 64 * 64}')
+        cr(a, 0x2f, CURSOR >> 24)
+        cr(a, 0x30, 0x80 | (CURSOR >> 17) & 0x7f)
+        cr(a, 0x31, ((CURSOR >> 11) & 0x3f) << 2 | 1)
+        a.wr32(0x600810, 1 << 12 | 1 << 16 | 4 << 24)
+        a.wr32(0x680300, 50 << 16 | 100)
+        migrate(a, image)
+    path = str(tmp_path / 'after.png')
+    with incoming(qemu, rom, image) as b:
+        loaded(b)
+        r = b.vm.qmp('screendump', filename=path, format='png')
+        assert 'error' not in r, r
+    img = png.read(path)
+    assert img.pixel(10, 10) == (0x40, 0x40, 0x40), 'the picture'
+    assert img.pixel(110, 60) == (255, 0, 0), 'the cursor after migration'
