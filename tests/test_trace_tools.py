@@ -18,7 +18,7 @@ MODESET = [
     'W 1 mmio 0x6013d4 0x07 PRMCIO0 CRX',
     'W 1 mmio 0x6013d5 0x1f PRMCIO0 CR',
     'R 4 mmio 0x009400 0x00001000 PTIMER TIME_0',
-    'W 4 mmio 0x680508 0x00027b0b PRAMDAC0 VPLL1_COEFF',
+    'W 4 mmio 0x680508 0x00027b0b PRAMDAC0 VPLL_COEFF',
     'R 4 mmio 0x600100 0x00000000 PCRTC0 INTR_0',
     'W 1 mmio 0x0c03c4 0x01 PRMVIO SRX',
     'W 1 mmio 0x0c03c5 0x21 PRMVIO SR',
@@ -30,7 +30,7 @@ def test_decode_known_sequence(tmp_path):
     out = decode.decode(write(tmp_path / 't.txt', MODESET))
     assert 'CRTC0 CR07 OVERFLOW <= 0x1f (VDT_8=1 VDE_8=1 VRS_8=1 VBS_8=1 LC_8=1 ' \
            'VDT_9=0 VDE_9=0 VRS_9=0)' in out
-    assert 'PRAMDAC0 VPLL1_COEFF <= 0x00027b0b (N=123 M=11 P=2: 40.025 MHz)' in out
+    assert 'PRAMDAC0 VPLL_COEFF <= 0x00027b0b (N=123 M=11 P=2: 40.025 MHz)' in out
     assert 'SR SR01 CLOCK <= 0x21' in out
     assert 'CH7006 DISPMODE <= 0x83 (SCALING_RATIO=3 OUTPUT_STD=0 INPUT_RES=4)' in out
     assert 'CRX' not in out, 'index port writes are folded into the data access'
@@ -46,7 +46,7 @@ def test_diff_ignores_timer_reads_and_poll_lengths(tmp_path):
 
 def test_diff_catches_a_changed_pll_write(tmp_path):
     b = list(MODESET)
-    b[3] = 'W 4 mmio 0x680508 0x00027c0b PRAMDAC0 VPLL1_COEFF'
+    b[3] = 'W 4 mmio 0x680508 0x00027c0b PRAMDAC0 VPLL_COEFF'
     equal, text = tracediff.diff(write(tmp_path / 'a', MODESET), write(tmp_path / 'b', b))
     assert not equal
     assert '>> A' in text and 'N=123' in text and 'N=124' in text, text

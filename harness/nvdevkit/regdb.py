@@ -7,11 +7,12 @@ from . import paths
 
 
 class Reg:
-    __slots__ = ('unit', 'addr', 'name', 'rw', 'fields')
+    __slots__ = ('unit', 'addr', 'name', 'rw', 'fields', 'nouveau')
 
-    def __init__(self, unit, addr, name, rw):
+    def __init__(self, unit, addr, name, rw, nouveau=None):
         self.unit, self.addr, self.name, self.rw = unit, addr, name, rw
         self.fields = []            # (lo, hi, name)
+        self.nouveau = nouveau      # nouveau's name where ours differs
 
     def decode(self, value):
         """'N=123 M=11 P=2' for the fields that are set or wide."""
@@ -48,7 +49,9 @@ class RegDB:
                         table = self.mmio
                         self.units.append((unit, int(w[2], 0), int(w[3], 0)))
                 elif w[0] == 'reg':
-                    last = Reg(unit, int(w[1], 0), w[2], 'rw' in w[3:])
+                    alias = next((x.split('=', 1)[1] for x in w[3:]
+                                  if x.startswith('nouveau=')), None)
+                    last = Reg(unit, int(w[1], 0), w[2], 'rw' in w[3:], alias)
                     table[last.addr] = last
                 elif w[0] == 'block':
                     self.blocks.append((int(w[1], 0), int(w[2], 0), w[3]))
