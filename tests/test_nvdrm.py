@@ -162,6 +162,13 @@ def test_checkpatch_strict_clean():
     assert r.returncode == 0 and not problems, r.stdout
 
 
+CURSOR_CONFIG_ARGB = 1 << 12
+
+
+def sign12(v):
+    return v - 0x1000 if v & 0x800 else v
+
+
 def last_write(records, until, addr):
     return next((r.value for r in reversed(records[:until])
                  if r.dir == 'W' and r.addr == addr), None)
@@ -173,11 +180,12 @@ def test_hardware_cursor(boot_board, board_info, board, config):
     """modetest -C shows, moves and hides a 64x64 cursor: while it runs
     the driver enables the cursor (CR31 bit 0) with the chip's format in
     CURSOR_CONFIG (A1R5G5B5 on NV04, A8R8G8B8 from NV11), its image at a
-    2 KiB-aligned VRAM offset, and moves it through CU_START_POS.  Where the
-    screendump differs from the cursor-less picture, it differs inside one
-    64x64 square.  (When in its cycle the screendump falls is up to the
-    host, so that may be nowhere; modetest's cursor is translucent, alpha
-    0x77, so with NV04's one-bit alpha it is transparent, as under nouveau.)"""
+    2 KiB-aligned VRAM offset, and moves it through CU_START_POS.  The
+    screendump shows the cursor where the trace says it was at that moment
+    (CR31 and CU_START_POS up to the mark), and differs from the
+    cursor-less picture nowhere else.  (modetest's cursor is translucent,
+    alpha 0x77, so with NV04's one-bit alpha it is transparent, as under
+    nouveau: nothing shows there.)"""
     from nvdevkit import trace
     plain = boot_board(board, driver='nvdrm', cmdline='nouveau.noaccel=1 '
                        'nvdev.modetest=-M,nvdrm,-s,VGA-1:640x480', screendumps=True)
@@ -201,10 +209,36 @@ def test_hardware_cursor(boot_board, board_info, board, config):
     positions = {r.value for r in records[:until] if r.dir == 'W' and r.addr == 0x680300}
     assert len(positions) > 2, 'the cursor did not move'
     assert not oopses(b), '\n'.join(oopses(b))
+    # The guest stands still while the host takes the picture, so the
+    # trace up to the mark says where the cursor is on it.
+    on = bool(addr.get(0x31, 0) & 1)
+    pos = last_write(records, until, 0x680300)
+    x, y = sign12(pos & 0xfff), sign12(pos >> 16 & 0xfff)
     a = png.read(os.path.join(plain.outdir, 'modetest.png'))
     c = png.read(os.path.join(b.outdir, 'modetest.png'))
     diff = [(i, j) for j in range(480) for i in range(640) if a.pixel(i, j) != c.pixel(i, j)]
-    if diff:
-        x0, x1 = min(i for i, _ in diff), max(i for i, _ in diff)
-        y0, y1 = min(j for _, j in diff), max(j for _, j in diff)
-        assert x1 - x0 < 64 and y1 - y0 < 64, f'changes span {x0}-{x1} x {y0}-{y1}'
+    outside = [(i, j) for i, j in diff if not (x <= i < x + 64 and y <= j < y + 64)]
+    assert not outside, f'cursor at {x},{y}: the picture differs at {outside[:4]}'
+    visible = on and config & CURSOR_CONFIG_ARGB and -64 < x < 640 and -64 < y < 480
+    if visible:
+        assert diff, f'cursor on at {x},{y}, not in the picture'
+    else:
+        # off, or modetest's translucent (alpha 0x77) image in NV04's
+        # one-bit alpha, which is all transparent
+        assert not diff, f'cursor {"on" if on else "off"} at {x},{y}: {len(diff)} pixels changed'
+
+
+def test_an_unexpected_interrupt_is_masked_at_its_unit(boot_board):
+    """A unit nvdrm does not listen to (PTIMER's alarm, armed behind its
+    back) interrupts while vblank is in use: the handler turns off that
+    unit's enable, says so once, and keeps the card's (PMC) enable on, so
+    the line drops and vblanks still come."""
+    b = boot_board('nv11-ch7006', driver='nvdrm',
+                   cmdline='nvdev.alarm=1 nvdev.vbltest=-M,nvdrm')
+    assert b.report['alarm'] == ['PTIMER INTR_0 0x00000001 INTR_EN_0 0x00000000',
+                                 'PMC INTR_EN_0 0x00000001'], b.report['alarm']
+    said = [l for l in nvdrm_lines(b) if 'unexpected interrupt' in l]
+    assert len(said) == 1 and "0x00100000, its units' masked" in said[0], said
+    rates = [l for l in b.report['vbltest'] or [] if l.startswith('freq:')]
+    assert len(rates) >= 2, b.report['vbltest']
+    assert not oopses(b), '\n'.join(oopses(b))

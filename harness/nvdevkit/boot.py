@@ -146,16 +146,19 @@ def _serve(proc, outdir, timeout):
                 if len(words) == 2 and words[0] in ('nvdev-screendump', 'nvdev-mark'):
                     qmp = qmp or _qmp(outdir)
                     name = os.path.basename(words[1])
+                    # the guest stands still from the mark to the last
+                    # picture: what the trace holds up to the mark is what
+                    # the pictures show
+                    qmp.cmd('stop')
                     qmp.cmd('qom-set', {'path': '/machine/peripheral/nvdev0',
                                         'property': 'mark', 'value': name})
-                    if words[0] == 'nvdev-mark':
-                        sock.sendall(b'done\n')
-                        continue
-                    qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '.png'),
-                                           'format': 'png'})
-                    # head B, on boards that have one (an error otherwise)
-                    qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '-headb.png'),
-                                           'format': 'png', 'device': 'nvdev0', 'head': 1})
+                    if words[0] == 'nvdev-screendump':
+                        qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '.png'),
+                                               'format': 'png'})
+                        # head B, on boards that have one (an error otherwise)
+                        qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '-headb.png'),
+                                               'format': 'png', 'device': 'nvdev0', 'head': 1})
+                    qmp.cmd('cont')
                     sock.sendall(b'done\n')
     if qmp:
         qmp.close()

@@ -472,7 +472,8 @@ def build_nvdrm():
 
 # ---- C tools and VBIOS images --------------------------------------------
 
-GUEST_TOOLS = [paths.repo('harness', 'guest', 'nvaccel.c')]
+GUEST_TOOLS = [paths.repo('harness', 'guest', 'nvaccel.c'),
+               paths.repo('harness', 'guest', 'nvpoke.c')]
 
 
 def build_guest_tools():

@@ -66,13 +66,6 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	s64 cursors;
 	int ret;
 
-	if (pdev->vendor != PCI_VENDOR_ID_NVIDIA && pdev->vendor != 0x12d2)
-		return -ENODEV;
-
-	ret = drm_aperture_remove_conflicting_pci_framebuffers(pdev, &nvdrm_driver);
-	if (ret)
-		return ret;
-
 	ndev = devm_drm_dev_alloc(dev, &nvdrm_driver, struct nvdrm_device, drm);
 	if (IS_ERR(ndev))
 		return PTR_ERR(ndev);
@@ -86,6 +79,13 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 
 	ret = nvdrm_chip_identify(ndev);
+	if (ret)
+		return ret;
+	/*
+	 * Only now that the chip is known to be one this driver drives may
+	 * the firmware's framebuffer (vesafb, efifb, vgacon) go.
+	 */
+	ret = drm_aperture_remove_conflicting_pci_framebuffers(pdev, &nvdrm_driver);
 	if (ret)
 		return ret;
 	ret = nvdrm_vbios_load(ndev);
@@ -161,8 +161,97 @@ static void nvdrm_shutdown(struct pci_dev *pdev)
 		drm_atomic_helper_shutdown(&ndev->drm);
 }
 
+/*
+ * The chips nvdrm_chip.c drives, by PCI device ID: NVIDIA gives each chip
+ * a block of IDs, one per board variant, and BOOT_0 has the last word.
+ * Later chips (NV50 on) and the IGPs are left to other drivers.
+ */
+#define NV_ID(id)	{ PCI_VDEVICE(NVIDIA, id) }
+#define NVSGS_ID(id)	{ PCI_DEVICE(0x12d2, id) }	/* the NV04/NV05 joint venture */
+
 static const struct pci_device_id nvdrm_pci_table[] = {
-	{ PCI_DEVICE_CLASS(PCI_CLASS_DISPLAY_VGA << 8, 0xffffff) },
+	/* NV04 RIVA TNT */
+	NV_ID(0x0020),
+	/* NV05 RIVA TNT2 */
+	NV_ID(0x0028), NV_ID(0x0029), NV_ID(0x002a), NV_ID(0x002b), NV_ID(0x002c), NV_ID(0x002d),
+	NV_ID(0x002e), NV_ID(0x002f),
+	/* NV10 GeForce 256 */
+	NV_ID(0x0100), NV_ID(0x0101), NV_ID(0x0102), NV_ID(0x0103),
+	/* NV11 GeForce2 MX */
+	NV_ID(0x0110), NV_ID(0x0111), NV_ID(0x0112), NV_ID(0x0113),
+	/* NV15 GeForce2 GTS */
+	NV_ID(0x0150), NV_ID(0x0151), NV_ID(0x0152), NV_ID(0x0153),
+	/* NV17 GeForce4 MX */
+	NV_ID(0x0170), NV_ID(0x0171), NV_ID(0x0172), NV_ID(0x0173), NV_ID(0x0174), NV_ID(0x0175),
+	NV_ID(0x0176), NV_ID(0x0177), NV_ID(0x0178), NV_ID(0x0179), NV_ID(0x017a), NV_ID(0x017b),
+	NV_ID(0x017c), NV_ID(0x017d), NV_ID(0x017e), NV_ID(0x017f),
+	/* NV18 GeForce4 MX AGP 8x */
+	NV_ID(0x0180), NV_ID(0x0181), NV_ID(0x0182), NV_ID(0x0183), NV_ID(0x0184), NV_ID(0x0185),
+	NV_ID(0x0186), NV_ID(0x0187), NV_ID(0x0188), NV_ID(0x0189), NV_ID(0x018a), NV_ID(0x018b),
+	NV_ID(0x018c), NV_ID(0x018d), NV_ID(0x018e), NV_ID(0x018f),
+	/* NV20 GeForce3 */
+	NV_ID(0x0200), NV_ID(0x0201), NV_ID(0x0202), NV_ID(0x0203),
+	/* NV25 GeForce4 Ti */
+	NV_ID(0x0250), NV_ID(0x0251), NV_ID(0x0252), NV_ID(0x0253), NV_ID(0x0254), NV_ID(0x0255),
+	NV_ID(0x0256), NV_ID(0x0257), NV_ID(0x0258), NV_ID(0x0259), NV_ID(0x025a), NV_ID(0x025b),
+	NV_ID(0x025c), NV_ID(0x025d), NV_ID(0x025e), NV_ID(0x025f),
+	/* NV28 GeForce4 Ti AGP 8x */
+	NV_ID(0x0280), NV_ID(0x0281), NV_ID(0x0282), NV_ID(0x0283), NV_ID(0x0284), NV_ID(0x0285),
+	NV_ID(0x0286), NV_ID(0x0287), NV_ID(0x0288), NV_ID(0x0289), NV_ID(0x028a), NV_ID(0x028b),
+	NV_ID(0x028c), NV_ID(0x028d), NV_ID(0x028e), NV_ID(0x028f),
+	/* NV30 GeForce FX 5800 */
+	NV_ID(0x0300), NV_ID(0x0301), NV_ID(0x0302), NV_ID(0x0303), NV_ID(0x0304), NV_ID(0x0305),
+	NV_ID(0x0306), NV_ID(0x0307), NV_ID(0x0308), NV_ID(0x0309), NV_ID(0x030a), NV_ID(0x030b),
+	NV_ID(0x030c), NV_ID(0x030d), NV_ID(0x030e), NV_ID(0x030f),
+	/* NV31 GeForce FX 5600 */
+	NV_ID(0x0310), NV_ID(0x0311), NV_ID(0x0312), NV_ID(0x0313), NV_ID(0x0314), NV_ID(0x0315),
+	NV_ID(0x0316), NV_ID(0x0317), NV_ID(0x0318), NV_ID(0x0319), NV_ID(0x031a), NV_ID(0x031b),
+	NV_ID(0x031c), NV_ID(0x031d), NV_ID(0x031e), NV_ID(0x031f),
+	/* NV34 GeForce FX 5200 */
+	NV_ID(0x0320), NV_ID(0x0321), NV_ID(0x0322), NV_ID(0x0323), NV_ID(0x0324), NV_ID(0x0325),
+	NV_ID(0x0326), NV_ID(0x0327), NV_ID(0x0328), NV_ID(0x0329), NV_ID(0x032a), NV_ID(0x032b),
+	NV_ID(0x032c), NV_ID(0x032d), NV_ID(0x032e), NV_ID(0x032f),
+	/* NV35 GeForce FX 5900 */
+	NV_ID(0x0330), NV_ID(0x0331), NV_ID(0x0332), NV_ID(0x0333), NV_ID(0x0334), NV_ID(0x0335),
+	NV_ID(0x0336), NV_ID(0x0337), NV_ID(0x0338), NV_ID(0x0339), NV_ID(0x033a), NV_ID(0x033b),
+	NV_ID(0x033c), NV_ID(0x033d), NV_ID(0x033e), NV_ID(0x033f),
+	/* NV36 GeForce FX 5700 */
+	NV_ID(0x0340), NV_ID(0x0341), NV_ID(0x0342), NV_ID(0x0343), NV_ID(0x0344), NV_ID(0x0345),
+	NV_ID(0x0346), NV_ID(0x0347), NV_ID(0x0348), NV_ID(0x0349), NV_ID(0x034a), NV_ID(0x034b),
+	NV_ID(0x034c), NV_ID(0x034d), NV_ID(0x034e), NV_ID(0x034f),
+	/* NV40, NV45 GeForce 6800 */
+	NV_ID(0x0040), NV_ID(0x0041), NV_ID(0x0042), NV_ID(0x0043), NV_ID(0x0044), NV_ID(0x0045),
+	NV_ID(0x0046), NV_ID(0x0047), NV_ID(0x0048), NV_ID(0x0049), NV_ID(0x004a), NV_ID(0x004b),
+	NV_ID(0x004c), NV_ID(0x004d), NV_ID(0x004e), NV_ID(0x004f),
+	/* NV41, NV42 GeForce 6800 */
+	NV_ID(0x00c0), NV_ID(0x00c1), NV_ID(0x00c2), NV_ID(0x00c3), NV_ID(0x00c4), NV_ID(0x00c5),
+	NV_ID(0x00c6), NV_ID(0x00c7), NV_ID(0x00c8), NV_ID(0x00c9), NV_ID(0x00ca), NV_ID(0x00cb),
+	NV_ID(0x00cc), NV_ID(0x00cd), NV_ID(0x00ce), NV_ID(0x00cf),
+	/* NV43 GeForce 6600 */
+	NV_ID(0x0140), NV_ID(0x0141), NV_ID(0x0142), NV_ID(0x0143), NV_ID(0x0144), NV_ID(0x0145),
+	NV_ID(0x0146), NV_ID(0x0147), NV_ID(0x0148), NV_ID(0x0149), NV_ID(0x014a), NV_ID(0x014b),
+	NV_ID(0x014c), NV_ID(0x014d), NV_ID(0x014e), NV_ID(0x014f),
+	/* NV44 GeForce 6200 */
+	NV_ID(0x0160), NV_ID(0x0161), NV_ID(0x0162), NV_ID(0x0163), NV_ID(0x0164), NV_ID(0x0165),
+	NV_ID(0x0166), NV_ID(0x0167), NV_ID(0x0168), NV_ID(0x0169), NV_ID(0x016a), NV_ID(0x016b),
+	NV_ID(0x016c), NV_ID(0x016d), NV_ID(0x016e), NV_ID(0x016f),
+	/* G72 (NV46) GeForce 7300 */
+	NV_ID(0x01d0), NV_ID(0x01d1), NV_ID(0x01d2), NV_ID(0x01d3), NV_ID(0x01d4), NV_ID(0x01d5),
+	NV_ID(0x01d6), NV_ID(0x01d7), NV_ID(0x01d8), NV_ID(0x01d9), NV_ID(0x01da), NV_ID(0x01db),
+	NV_ID(0x01dc), NV_ID(0x01dd), NV_ID(0x01de), NV_ID(0x01df),
+	/* G70 (NV47) GeForce 7800 */
+	NV_ID(0x0090), NV_ID(0x0091), NV_ID(0x0092), NV_ID(0x0093), NV_ID(0x0094), NV_ID(0x0095),
+	NV_ID(0x0096), NV_ID(0x0097), NV_ID(0x0098), NV_ID(0x0099), NV_ID(0x009a), NV_ID(0x009b),
+	NV_ID(0x009c), NV_ID(0x009d), NV_ID(0x009e), NV_ID(0x009f),
+	/* G71 (NV49) GeForce 7900 */
+	NV_ID(0x0290), NV_ID(0x0291), NV_ID(0x0292), NV_ID(0x0293), NV_ID(0x0294), NV_ID(0x0295),
+	NV_ID(0x0296), NV_ID(0x0297), NV_ID(0x0298), NV_ID(0x0299), NV_ID(0x029a), NV_ID(0x029b),
+	NV_ID(0x029c), NV_ID(0x029d), NV_ID(0x029e), NV_ID(0x029f),
+	/* G73 (NV4B) GeForce 7600 */
+	NV_ID(0x0390), NV_ID(0x0391), NV_ID(0x0392), NV_ID(0x0393), NV_ID(0x0394), NV_ID(0x0395),
+	NV_ID(0x0396), NV_ID(0x0397), NV_ID(0x0398), NV_ID(0x0399), NV_ID(0x039a), NV_ID(0x039b),
+	NV_ID(0x039c), NV_ID(0x039d), NV_ID(0x039e), NV_ID(0x039f),
+	NVSGS_ID(0x0020), NVSGS_ID(0x0028), NVSGS_ID(0x0029), NVSGS_ID(0x002c),
 	{ }
 };
 MODULE_DEVICE_TABLE(pci, nvdrm_pci_table);

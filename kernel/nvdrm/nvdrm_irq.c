@@ -25,6 +25,40 @@
 #define NV_PCRTC_RASTER		0x808
 #define PCRTC_RASTER_POS	0x7ff
 
+/*
+ * The units' own interrupt enables, by their PMC INTR_0 bit: what the
+ * handler turns off when a unit it does not listen to asserts anyway.
+ */
+static const struct {
+	u32 pmc;
+	u32 en;
+} nvdrm_units[] = {
+	{ BIT(4),  0x002140 },	/* PFIFO */
+	{ BIT(12), 0x400140 },	/* PGRAPH */
+	{ BIT(16), 0x008140 },	/* PVIDEO */
+	{ BIT(20), NV_PTIMER_INTR_EN_0 },
+	{ BIT(28), NV_PBUS_INTR_EN_0 },
+};
+
+static void nvdrm_irq_mask(struct nvdrm_device *ndev, u32 intr)
+{
+	u32 left = intr;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(nvdrm_units); i++) {
+		if (!(intr & nvdrm_units[i].pmc))
+			continue;
+		nv_wr32(ndev, nvdrm_units[i].en, 0);
+		left &= ~nvdrm_units[i].pmc;
+	}
+	/* a source with no enable of its own: the whole card goes quiet */
+	if (left)
+		nv_wr32(ndev, NV_PMC_INTR_EN_0, 0);
+	drm_err_ratelimited(&ndev->drm, "unexpected interrupt 0x%08x, %s\n",
+			    intr, left ? "all of the card's masked" :
+			    "its units' masked");
+}
+
 static irqreturn_t nvdrm_irq(int irq, void *arg)
 {
 	struct nvdrm_device *ndev = arg;
@@ -42,16 +76,13 @@ static irqreturn_t nvdrm_irq(int irq, void *arg)
 		drm_crtc_handle_vblank(&ndev->heads[head].crtc);
 		handled |= PMC_INTR_CRTC(head);
 	}
-	if (intr & ~handled) {
-		/* nothing else is enabled: a unit asserting regardless would
-		 * hold the line, so say which and turn the card's off
-		 */
-		drm_err_ratelimited(&ndev->drm,
-				    "unexpected interrupt 0x%08x, masking\n",
-				    intr & ~handled);
-		if (!handled)
-			nv_wr32(ndev, NV_PMC_INTR_EN_0, 0);
-	}
+	/*
+	 * Nothing else is enabled, so a unit asserting regardless would hold
+	 * the level-triggered line forever: mask what was not handled, even
+	 * when a vblank came with it.
+	 */
+	if (intr & ~handled)
+		nvdrm_irq_mask(ndev, intr & ~handled);
 	return IRQ_HANDLED;
 }
 
