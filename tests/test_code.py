@@ -13,3 +13,13 @@ def test_pyflakes_clean():
     r = subprocess.run([sys.executable, '-m', 'pyflakes'] + sorted(files),
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_nvdev_test_fails_when_nothing_is_collected():
+    """A run that collects no tests is a failure, not a pass (CI must not
+    go green on a suite that silently vanished)."""
+    r = subprocess.run([paths.repo('harness', 'nvdev'), 'test', '--',
+                        paths.repo('tests', 'test_code.py'), '-k', 'no_such_test_anywhere'],
+                       capture_output=True, text=True)
+    assert r.returncode != 0, r.stdout[-2000:]
+    assert 'collected no tests' in r.stderr, r.stderr[-2000:]

@@ -93,3 +93,16 @@ def test_vbios_parses_without_complaint(boot_board, board):
     bad = [l for l in report.driver_lines(b)
            if any(c in l for c in VBIOS_COMPLAINTS)]
     assert not bad, '\n'.join(bad)
+
+
+def test_run_says_why_qemu_refused_the_board(tmp_path):
+    """`nvdev run` with a device setting QEMU refuses: the summary gives
+    QEMU's own message and the command fails (no guest ever ran)."""
+    import subprocess
+    from nvdevkit import paths
+    r = subprocess.run([paths.repo('harness', 'nvdev'), 'run', '--board', BOARD,
+                        '--set', 'tv=hdmi', '--outdir', str(tmp_path)],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode != 0, r.stdout
+    assert 'QEMU refused to run the board:' in r.stdout, r.stdout
+    assert 'tv=hdmi: expected composite, svideo, scart or none' in r.stdout, r.stdout

@@ -45,6 +45,11 @@ class Boot:
     def qemu_log(self):
         return self._read(self.qemu_log_path)
 
+    @property
+    def qemu_stderr(self):
+        """What QEMU printed: why it refused to start, if it did."""
+        return self._read(os.path.join(self.outdir, 'qemu.stderr'))
+
     def _parse_report(self):
         text = self._read(self.report_path)
         begin = text.find('nvdev-report-begin')

@@ -99,7 +99,13 @@ def problems(boot):
 def summary(boot):
     out = [f'board      {boot.board}   driver {boot.driver}   '
            f'(QEMU exit {boot.rc}, {boot.elapsed:.1f} s)']
-    if not boot.report:
+    err = [l for l in boot.qemu_stderr.splitlines() if l.strip()]
+    if not boot.report and boot.rc not in (0, 'timeout') and err:
+        out.append('QEMU refused to run the board:')
+        out += ['           ' + l for l in err[-10:]]
+    elif not boot.report and boot.rc == 'timeout':
+        out.append('no report from the guest before the time limit: see the serial log')
+    elif not boot.report:
         out.append('no report from the guest: see the serial log')
     else:
         c = chipset(boot)
@@ -129,6 +135,8 @@ def summary(boot):
         out.append(f'problems   {len(p)} line(s) of warnings/errors in dmesg')
         for l in p[:10]:
             out.append('           ' + l)
+        for l in err[:10]:
+            out.append('qemu said  ' + l)
     out.append(f'trace      {boot.trace_path}')
     out.append(f'serial     {boot.serial_path}')
     out.append(f'qemu log   {boot.qemu_log_path}')
