@@ -14,6 +14,22 @@ from nvdevkit import build, paths  # noqa: E402
 from nvdevkit.qtest import NVDevQtest  # noqa: E402
 
 
+def pytest_configure(config):
+    config.addinivalue_line('markers', 'boot: boots a guest (an integration test)')
+    config.addinivalue_line('markers', 'qtest: drives the device with no guest (seconds)')
+
+
+def pytest_collection_modifyitems(items):
+    """A test is `boot` when it boots a guest, `qtest` when it starts QEMU
+    without one: `nvdev test -- -m qtest` runs the unit tests alone."""
+    for item in items:
+        names = set(getattr(item, 'fixturenames', ()))
+        if 'boot_board' in names or 'vbltest' in names:
+            item.add_marker(pytest.mark.boot)
+        elif names & {'device', 'qemu'}:
+            item.add_marker(pytest.mark.qtest)
+
+
 @pytest.fixture(scope='session')
 def built():
     """QEMU, the guest kernel and the initramfs, built if missing."""

@@ -262,24 +262,31 @@ def lay_device(src):
                 "\n  'hw/display/nvdev',", after="  'hw/display',")
 
 
-def build_qemu():
+# The fuzzer's QEMU: the same, with AddressSanitizer and UBSan.
+QEMU_SANITIZERS = ['--enable-sanitizers']
+
+
+def build_qemu(sanitizers=False):
+    """qemu-system-x86_64 with nvdev laid in; @sanitizers: the ASan+UBSan
+    build (its own build directory beside the plain one)."""
     d = ensure_qemu_source()
     src = os.path.join(d, 'src')
-    build = os.path.join(d, 'build')
+    build = os.path.join(d, 'build-asan' if sanitizers else 'build')
     stamp = os.path.join(build, '.nvdev-configure')
-    want = '\n'.join(QEMU_CONFIGURE) + '\n'
+    configure = QEMU_CONFIGURE + (QEMU_SANITIZERS if sanitizers else [])
+    want = '\n'.join(configure) + '\n'
     lay_device(src)
     have = open(stamp).read() if os.path.exists(stamp) else None
     if have != want or not os.path.exists(os.path.join(build, 'build.ninja')):
         step('configuring QEMU')
         shutil.rmtree(build, ignore_errors=True)
         os.makedirs(build)
-        run_logged([os.path.join(src, 'configure')] + QEMU_CONFIGURE,
+        run_logged([os.path.join(src, 'configure')] + configure,
                    os.path.join(build, 'configure.log'), 'QEMU configure',
                    cwd=build)
         with open(stamp, 'w') as f:
             f.write(want)
-    step('building qemu-system-x86_64')
+    step('building qemu-system-x86_64' + (' (ASan+UBSan)' if sanitizers else ''))
     run_logged(['ninja', 'qemu-system-x86_64'], os.path.join(build, 'ninja.log'),
                'QEMU build', cwd=build)
     return os.path.join(build, 'qemu-system-x86_64')

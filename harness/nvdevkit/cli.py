@@ -47,6 +47,25 @@ def cmd_test(args):
     return rc
 
 
+def cmd_fuzz(args):
+    from . import fuzz
+    if args.replay:
+        qemu = build.build_qemu(sanitizers=not args.no_sanitizers)
+        for path in args.replay:
+            f = fuzz.replay_script(qemu, build.build_rom(args.board), path)
+            print(f'{path}: ' + (f'{f.kind}: {f.detail}\n{f.report}' if f else
+                                 'the machine survived'))
+            if f:
+                return 1
+        return 0
+    bad = 0
+    for board in args.board_list or [args.board]:
+        _, findings = fuzz.fuzz(board, args.seconds, seed=args.seed, outdir=args.outdir,
+                                sanitizers=not args.no_sanitizers)
+        bad += len(findings)
+    return 1 if bad else 0
+
+
 def cmd_trace(args):
     if args.action == 'stats':
         print(trace.format_stats(args.files[0]))
@@ -107,6 +126,18 @@ def main(argv=None):
                    help='our generated nouveau/nvXX.ctxprog and .ctxvals '
                         '(nvctxprog gen) in /lib/firmware')
 
+    fz = sub.add_parser('fuzz', help='fuzz BAR0/BAR1/VGA ports over qtest in an '
+                        'ASan+UBSan QEMU; findings as qtest reproducers')
+    fz.add_argument('--board', default=paths.DEFAULT_BOARD, choices=paths.boards())
+    fz.add_argument('--boards', dest='board_list', nargs='+', choices=paths.boards(),
+                    metavar='BOARD', help='several boards, one after the other')
+    fz.add_argument('--seconds', type=int, default=60)
+    fz.add_argument('--seed', type=int)
+    fz.add_argument('--outdir', help='where findings go (default: the cache)')
+    fz.add_argument('--no-sanitizers', action='store_true',
+                    help='the plain QEMU build (no ASan/UBSan build needed)')
+    fz.add_argument('--replay', nargs='+', metavar='FILE.qtest',
+                    help='run reproducers instead of fuzzing')
     t = sub.add_parser('test', help='meson test, then pytest over tests/')
     t.add_argument('pytest_args', nargs='*')
 
@@ -124,5 +155,5 @@ def main(argv=None):
     be.add_argument('--runs', type=int, default=5)
 
     args = p.parse_args(argv)
-    return {'setup': cmd_setup, 'run': cmd_run, 'test': cmd_test,
+    return {'setup': cmd_setup, 'run': cmd_run, 'test': cmd_test, 'fuzz': cmd_fuzz,
             'trace': cmd_trace, 'bench': cmd_bench}[args.cmd](args)
