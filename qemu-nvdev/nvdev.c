@@ -377,6 +377,77 @@ void nvdev_update_irq(NVDevState *s)
 
 /* ---- realize ----------------------------------------------------------- */
 
+static const char *const ram_type_names[] = {
+    [NVBIOS_RAM_SDRAM] = "sdram",
+    [NVBIOS_RAM_DDR1] = "ddr",
+    [NVBIOS_RAM_SGRAM] = "sgram",
+};
+
+/*
+ * What the resistors on a real board fix: VRAM size and type, the straps
+ * (the crystal among them).  nvdev's own images carry them in the board
+ * record; a dump of a real card has none, so they default (the chipset's
+ * usual VRAM, SDRAM, a 14.318 MHz crystal) and say so.  The vram_mb,
+ * strap and ram_type properties override either.
+ */
+static bool nvdev_board_config(NVDevState *s, Error **errp)
+{
+    g_autoptr(GString) defaulted = g_string_new(NULL);
+    bool nv04 = s->chip->caps & NV_CAP_PFB_NV04;
+    unsigned lo = nv04 ? 4 : 16, hi = nv04 ? 32 : 512;
+
+    if (s->bios.has_board) {
+        s->strap = s->bios.board.strap;
+        s->vram_mb = s->bios.board.vram_mb;
+        s->ram_type = s->bios.board.ram_type;
+    } else {
+        s->strap = 0x00000040;          /* 14.318 MHz crystal */
+        s->vram_mb = s->chip->default_vram_mb;
+        s->ram_type = NVBIOS_RAM_SDRAM;
+    }
+    if (s->prop_vram_mb) {
+        if (s->prop_vram_mb & (s->prop_vram_mb - 1) ||
+            s->prop_vram_mb < lo || s->prop_vram_mb > hi) {
+            error_setg(errp, "nvdev: vram_mb=%u: a %s has a power of two "
+                       "from %u to %u MiB", s->prop_vram_mb, s->chip->name,
+                       lo, hi);
+            return false;
+        }
+        s->vram_mb = s->prop_vram_mb;
+    } else if (!s->bios.has_board) {
+        g_string_append_printf(defaulted, " vram_mb=%u", s->vram_mb);
+    }
+    if (s->prop_strap != UINT32_MAX) {
+        s->strap = s->prop_strap;
+    } else if (!s->bios.has_board) {
+        g_string_append_printf(defaulted, " strap=0x%08x", s->strap);
+    }
+    if (s->prop_ram_type) {
+        unsigned i;
+
+        for (i = 0; i < ARRAY_SIZE(ram_type_names); i++) {
+            if (!strcmp(s->prop_ram_type, ram_type_names[i])) {
+                break;
+            }
+        }
+        if (i == ARRAY_SIZE(ram_type_names)) {
+            error_setg(errp, "nvdev: ram_type=%s: expected sdram, ddr or "
+                       "sgram", s->prop_ram_type);
+            return false;
+        }
+        s->ram_type = i;
+    } else if (!s->bios.has_board) {
+        g_string_append_printf(defaulted, " ram_type=%s",
+                               ram_type_names[s->ram_type]);
+    }
+    if (defaulted->len) {
+        info_report("nvdev: VBIOS %s has no nvdev board record: defaulted%s "
+                    "(the vram_mb, strap and ram_type properties set them)",
+                    s->vbios_path, defaulted->str);
+    }
+    return true;
+}
+
 static bool nvdev_load_vbios(NVDevState *s, Error **errp)
 {
     g_autoptr(GError) err = NULL;
@@ -425,16 +496,7 @@ static bool nvdev_load_vbios(NVDevState *s, Error **errp)
                    s->bios.device_id);
         return false;
     }
-    if (s->bios.has_board) {
-        s->strap = s->bios.board.strap;
-        s->vram_mb = s->bios.board.vram_mb;
-        s->ram_type = s->bios.board.ram_type;
-    } else {
-        s->strap = 0x00000040;          /* 14.318 MHz crystal */
-        s->vram_mb = s->chip->default_vram_mb;
-        s->ram_type = NVBIOS_RAM_SDRAM;
-    }
-    return true;
+    return nvdev_board_config(s, errp);
 }
 
 static void nvdev_map_units(NVDevState *s)
@@ -627,10 +689,11 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         setvbuf(s->trace, NULL, _IOFBF, 1 * MiB);
         fprintf(s->trace, "# nvdev-trace 1 chipset=%s boot0=0x%08x "
                 "vram_mb=%u pci=%04x:%04x crystal_khz=%u monitor0=%s tv=%s "
-                "monitor1=%s panel=%s\n",
+                "monitor1=%s panel=%s strap=0x%08x ram_type=%s\n",
                 s->chip->name, s->chip->boot0, s->vram_mb, s->bios.vendor_id,
                 s->bios.device_id, nv_crystal_khz(s), s->monitor,
-                s->tv ? s->tv : "composite", s->monitor_dvi, s->panel);
+                s->tv ? s->tv : "composite", s->monitor_dvi, s->panel,
+                s->strap, ram_type_names[s->ram_type]);
         s->exit_notifier.notify = nvdev_trace_close;
         qemu_add_exit_notifier(&s->exit_notifier);
     }
@@ -806,6 +869,11 @@ static Property nvdev_properties[] = {
     /* for driver tests: "dead" (BAR0 reads all ones, as a card gone from
      * the bus), "prom-checksum" (the PROM window serves a damaged image) */
     DEFINE_PROP_STRING("fault", NVDevState, fault),
+    /* what the board record (or, without one, a default) says otherwise:
+     * VRAM in MiB, PEXTDEV straps, RAM type (sdram, ddr, sgram) */
+    DEFINE_PROP_UINT32("vram_mb", NVDevState, prop_vram_mb, 0),
+    DEFINE_PROP_UINT32("strap", NVDevState, prop_strap, UINT32_MAX),
+    DEFINE_PROP_STRING("ram_type", NVDevState, prop_ram_type),
     DEFINE_PROP_END_OF_LIST(),
 };
 

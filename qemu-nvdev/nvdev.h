@@ -163,6 +163,11 @@ typedef struct NVDevState {
     /* properties */
     char *vbios_path;
     char *trace_path;
+    /* over the board record (or, with none, the defaults): 0 / -1 / NULL
+     * leave them be */
+    uint32_t prop_vram_mb;
+    uint32_t prop_strap;
+    char *prop_ram_type;
 
     /* board, from the VBIOS */
     const NVChipset *chip;

@@ -74,21 +74,22 @@ def board_info():
 @pytest.fixture(scope='session')
 def boot_board(built, tmp_path_factory):
     """boot_board(board, driver='nouveau', cmdline='', fresh=False, firmware=None,
-    **props)
-    -> Boot, where props say what is plugged in (monitor0='none').
+    vbios=None, **props)
+    -> Boot, where props say what is plugged in (monitor0='none'); vbios is
+    an image to boot instead of the board's (board then names the run).
 
     Boots are shared within the session unless fresh=True."""
     cache = {}
 
     def run(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='', fresh=False,
-            screendumps=False, firmware=None, **props):
-        key = (board, driver, cmdline, screendumps, firmware,
+            screendumps=False, firmware=None, vbios=None, **props):
+        key = (board, driver, cmdline, screendumps, firmware, vbios,
                tuple(sorted(props.items())))
         if fresh or key not in cache:
             out = tmp_path_factory.mktemp(f'{board}-{driver}')
             b = nvboot.boot(board=board, driver=driver, cmdline=cmdline,
                             outdir=str(out), built=built, props=props,
-                            screendumps=screendumps, firmware=firmware)
+                            screendumps=screendumps, firmware=firmware, vbios=vbios)
             assert b.report is not None, (
                 f'guest did not report (QEMU exit {b.rc}); serial log tail:\n'
                 + b.serial[-3000:])

@@ -172,18 +172,26 @@ def _serve(proc, outdir, timeout):
 
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
          outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None,
-         props=None, screendumps=False, vga=False, firmware=None):
+         props=None, screendumps=False, vga=False, firmware=None, vbios=None):
     """Boot @board with @driver; @props are nvdev device properties
     (what is plugged in, e.g. {'monitor0': 'none'}).  With @screendumps the
     guest may ask for PNGs of the screen (nvdev.screendump=1); virtual time
     then depends on how fast the host answers, so such a boot's trace is
     not reproducible.  @firmware is a directory put in the guest as
     /lib/firmware (build.ctxprog_firmware() makes one), and nouveau is
-    told to use its context programs (kernel/patches: NvGrUseFW=1)."""
+    told to use its context programs (kernel/patches: NvGrUseFW=1).
+    @vbios is a VBIOS image to boot instead of @board's (a dump of a real
+    card, say); @board then only names the run."""
     qemu, kernel, initrd = built or build.ensure_built()
-    rom = None if vga else build.build_rom(board)
+    if vbios:
+        rom = os.path.abspath(vbios)
+        if not os.path.isfile(rom):
+            raise SystemExit(f'nvdev: no VBIOS image {vbios}')
+    else:
+        rom = None if vga else build.build_rom(board)
     if outdir is None:
-        outdir = paths.cache('runs', f'{board}-{driver}-{time.strftime("%Y%m%d-%H%M%S")}')
+        name = os.path.splitext(os.path.basename(board))[0]
+        outdir = paths.cache('runs', f'{name}-{driver}-{time.strftime("%Y%m%d-%H%M%S")}')
     os.makedirs(outdir, exist_ok=True)
     for name in ('serial.log', 'report.log', 'trace.txt', 'qemu.log',
                  'report.sock', 'qmp.sock'):

@@ -533,10 +533,16 @@ def ctxprog_firmware():
 
 
 def board_ini(board):
+    """The .ini of @board: a board of vbios/boards by name, or a path to
+    a board file anywhere (one that ends in .ini or names a directory)."""
+    if board.endswith('.ini') or os.sep in board:
+        if not os.path.isfile(board):
+            raise SystemExit(f'nvdev: no board file {board}')
+        return os.path.abspath(board)
     p = os.path.join(paths.BOARDS_DIR, board + '.ini')
     if not os.path.exists(p):
         raise SystemExit(f'nvdev: no board {board!r}; boards: '
-                         + ', '.join(paths.boards()))
+                         + ', '.join(paths.boards()) + ', or a path to a .ini')
     return p
 
 
@@ -560,9 +566,12 @@ def board_config(board):
 def build_rom(board):
     with build_lock():
         tools = build_tools()
-        rom = paths.cache('roms', f'{board}.rom')
+        ini = board_ini(board)
+        name = board if ini.startswith(paths.BOARDS_DIR + os.sep) else \
+            os.path.splitext(os.path.basename(ini))[0] + '-' + paths.digest(ini)[:8]
+        rom = paths.cache('roms', f'{name}.rom')
         os.makedirs(os.path.dirname(rom), exist_ok=True)
-        run([os.path.join(tools, 'nvbios'), 'build', board_ini(board), '-o', rom])
+        run([os.path.join(tools, 'nvbios'), 'build', ini, '-o', rom])
     return rom
 
 

@@ -18,9 +18,10 @@ def cmd_run(args):
         if firmware:
             raise SystemExit('nvdev run: --firmware or --ctxprog-firmware, not both')
         firmware = build.ctxprog_firmware()
-    b = boot.boot(board=args.board, driver=args.driver, cmdline=args.cmdline,
+    board = os.path.basename(args.vbios) if args.vbios else args.board
+    b = boot.boot(board=board, driver=args.driver, cmdline=args.cmdline,
                   outdir=args.outdir, trace=not args.no_trace,
-                  timeout=args.timeout, firmware=firmware,
+                  timeout=args.timeout, firmware=firmware, vbios=args.vbios,
                   props=dict(p.split('=', 1) for p in args.set))
     print(report.summary(b))
     if b.report is None:
@@ -112,7 +113,14 @@ def main(argv=None):
     sub.add_parser('setup', help='install packages, build QEMU, kernel, initramfs')
 
     r = sub.add_parser('run', help='boot a board and summarise what the driver did')
-    r.add_argument('--board', default=paths.DEFAULT_BOARD, choices=paths.boards())
+    r.add_argument('--board', default=paths.DEFAULT_BOARD, metavar='BOARD',
+                   help='a board of vbios/boards (' + ', '.join(paths.boards()) +
+                   ') or the path to a board .ini')
+    r.add_argument('--vbios', metavar='FILE.rom',
+                   help="boot this VBIOS image (a dump of your own card): chipset "
+                        "from its PCIR; VRAM, straps and RAM type from its nvdev "
+                        "board record, or defaults that --set vram_mb=, strap=, "
+                        "ram_type= override")
     r.add_argument('--driver', default='nouveau')
     r.add_argument('--cmdline', default='', help='extra kernel command line')
     r.add_argument('--outdir', help='where the logs and the trace go')

@@ -53,9 +53,12 @@ def commands(records):
 
 
 def device_props(header):
-    """What was plugged in when the trace was taken (from its header)."""
+    """What was plugged in when the trace was taken, and the board's
+    VRAM, straps and RAM type (from its header; older traces lack the
+    last three, which then come from the image's board record)."""
     f = decode.header_fields(header)
-    return ','.join(f'{k}={f[k]}' for k in ('monitor0', 'monitor1', 'panel', 'tv')
+    return ','.join(f'{k}={f[k]}' for k in ('monitor0', 'monitor1', 'panel', 'tv',
+                                           'vram_mb', 'strap', 'ram_type')
                     if k in f)
 
 

@@ -135,7 +135,12 @@ def summary(boot):
         out.append(f'problems   {len(p)} line(s) of warnings/errors in dmesg')
         for l in p[:10]:
             out.append('           ' + l)
-        for l in err[:10]:
+        for l in err:
+            m = re.search(r'has no nvdev board record: defaulted (.*?) \(', l)
+            if m:
+                out.append(f'defaulted  {m.group(1)} (the VBIOS has no nvdev board '
+                           'record; --set vram_mb=, strap=, ram_type= to change)')
+        for l in [l for l in err if 'has no nvdev board record' not in l][:10]:
             out.append('qemu said  ' + l)
     out.append(f'trace      {boot.trace_path}')
     out.append(f'serial     {boot.serial_path}')
