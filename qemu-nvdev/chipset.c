@@ -45,7 +45,21 @@ static const NVChipset nv_chipsets[] = {
       0xff3f /* 6 quads, 8 vertex units */ },
     { "G73", 0x4b, NV_40, 0x04b000a1, 0x0390, 0x039f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,
       0xff07 /* 3 quads (12 pixel pipes), 8 vertex units as nouveau counts */ },
+    /*
+     * NV20-NV3x.  GeForce3 (NV20) has one head and the older crystal
+     * strap; NV25 on have two heads and the NV17 DAC (nouveau's
+     * nv_two_heads and nv_gf4_disp_arch).  All but NV34 (nv10_fb) say their
+     * RAM type in PBUS 0x1218 (nv20_ram_new); NV31 and NV36 have the
+     * two-stage VPLLs (nv_two_reg_pll).
+     */
+    { "NV20", 0x20, NV_20, 0x020000a1, 0x0200, 0x0203, PFB10 | RAM1218, 64 },
+    { "NV25", 0x25, NV_20, 0x025000a1, 0x0250, 0x025f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 128 },
+    { "NV28", 0x28, NV_20, 0x028000a1, 0x0280, 0x028f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 128 },
+    { "NV30", 0x30, NV_30, 0x030000a1, 0x0300, 0x030f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 128 },
+    { "NV31", 0x31, NV_30, 0x031000a1, 0x0310, 0x031f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218 | PLL2, 128 },
     { "NV34", 0x34, NV_30, 0x034000a1, 0x0320, 0x032f, PFB10 | HEADS | XTAL27 | DAC17, 128 },
+    { "NV35", 0x35, NV_30, 0x035000a1, 0x0330, 0x033f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 256 },
+    { "NV36", 0x36, NV_30, 0x036000a1, 0x0340, 0x034f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218 | PLL2, 128 },
 };
 
 const NVChipset *nv_chipset_by_pci_id(uint16_t id)

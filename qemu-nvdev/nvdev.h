@@ -43,8 +43,8 @@ typedef enum {
 #define NV_CAP_TWO_REG_PLL  (1u << 7)   /* VPLL second stage in 0x578/0x57c (NV31, NV36, NV4x) */
 #define NV_CAP_CR_LOCK_EACH (1u << 8)   /* a CR1F lock per head unless PBUS_DEBUG_1 ties them (NV11) */
 #define NV_CAP_PCIE_GART    (1u << 9)   /* NV41+ PCIE GART at 0x100800 */
-/* where NV4x say their RAM type (else, with NV_CAP_NV40, PFB 0x100474) */
-#define NV_CAP_RAM_PBUS1218 (1u << 10)  /* NV40/NV45: PBUS 0x1218 bits 9:8 */
+/* where the RAM type is (else, with NV_CAP_NV40, PFB 0x100474) */
+#define NV_CAP_RAM_PBUS1218 (1u << 10)  /* NV20-NV3x but NV34, NV40/NV45: PBUS 0x1218 bits 9:8 */
 #define NV_CAP_RAM_PFB914   (1u << 11)  /* G71/G73: PFB 0x100914 bits 1:0 */
 
 typedef struct NVChipset {

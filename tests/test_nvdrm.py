@@ -15,7 +15,8 @@ import pytest
 
 from nvdevkit import build, png, paths, report
 
-BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv34', 'nv43', 'nv43-go', 'nv43-go-strap']
+BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv20', 'nv30', 'nv31', 'nv34',
+          'nv43', 'nv43-go', 'nv43-go-strap']
 BARS = [(192, 192, 192), (192, 192, 0), (0, 192, 192), (0, 192, 0),
         (192, 0, 192), (192, 0, 0), (0, 0, 192)]
 

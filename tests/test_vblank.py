@@ -19,7 +19,8 @@ NOACCEL = 'nouveau.noaccel=1'
 # on-chip TV encoder, which the device does not model: PTV sets a TV
 # head's frame rate, not its CRTC timings.)
 HEADS = [('nv04', 0, {}), ('nv11-ch7006', 0, {}), ('nv11-ch7006', 1, {}),
-         ('nv17', 0, {'monitor1': 'default'}), ('nv43', 0, {'monitor1': 'default'}),
+         ('nv17', 0, {'monitor1': 'default'}), ('nv31', 0, {}),
+         ('nv43', 0, {'monitor1': 'default'}),
          ('nv43', 1, {'monitor1': 'default'})]
 FLIP_BOARDS = ('nv04', 'nv11-ch7006', 'nv17', 'nv43')
 
