@@ -33,6 +33,9 @@ static const NVChipset nv_chipsets[] = {
     /* NV40 is AGP with nv04-style GART DMA objects; NV41+ have the PCIE GART */
     { "NV40", 0x40, NV_40, 0x040000a1, 0x0040, 0x0044, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAM1218, 256,
       0x3f0f /* 4 quads (16 pixel pipes), 6 vertex units */ },
+    /* NV45: NV40 behind the PCIe bridge chip, the same core */
+    { "NV45", 0x45, NV_40, 0x045000a1, 0x0045, 0x004f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAM1218, 256,
+      0x3f0f /* 4 quads, 6 vertex units */ },
     { "NV41", 0x41, NV_40, 0x041000a1, 0x00c0, 0x00c7, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
       0x1f07 /* 3 quads, 5 vertex units */ },
     { "NV42", 0x42, NV_40, 0x042000a1, 0x00c8, 0x00cf, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,

@@ -16,7 +16,7 @@ from nvdevkit import png, report, trace
 
 ACCEL_BOARDS = ['nv04', 'nv05', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv20', 'nv25', 'nv28', 'nv30',
                 'nv31', 'nv34', 'nv35', 'nv36', 'nv43', 'nv43-go',
-                'nv40', 'nv41', 'nv42', 'nv47', 'nv49', 'nv4b']
+                'nv40', 'nv41', 'nv42', 'nv45', 'nv47', 'nv49', 'nv4b']
 
 # every line nouveau 6.1 prints when a channel, fence, PFIFO or PGRAPH fails
 FAILURE = re.compile(
