@@ -19,6 +19,7 @@
 #define GART NV_CAP_PCIE_GART
 #define RAM1218 NV_CAP_RAM_PBUS1218
 #define RAM914 NV_CAP_RAM_PFB914
+#define RAMIN512 NV_CAP_RAMIN_512K
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM
@@ -42,6 +43,10 @@ static const NVChipset nv_chipsets[] = {
       0x1f07 /* 3 quads, 5 vertex units */ },
     { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
       0x0703 /* 2 quads (8 pixel pipes), 3 vertex units */ },
+    /* NV44A: the NV44-class core (nv44_gr, nv44_fb) on AGP, so with
+     * nv04-style GART DMA objects and no PCIE GART (nouveau: nv04_mmu) */
+    { "NV4A", 0x4a, NV_40, 0x04a000a1, 0x0220, 0x022f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512, 128,
+      0x0701 /* 1 quad (4 pixel pipes), 3 vertex units */ },
     { "G70", 0x47, NV_40, 0x047000a1, 0x0090, 0x009f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 256,
       0xff3f /* 6 quads (24 pixel pipes), 8 vertex units */ },
     { "G71", 0x49, NV_40, 0x049000a1, 0x0290, 0x029f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,

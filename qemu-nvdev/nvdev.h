@@ -46,6 +46,10 @@ typedef enum {
 /* where the RAM type is (else, with NV_CAP_NV40, PFB 0x100474) */
 #define NV_CAP_RAM_PBUS1218 (1u << 10)  /* NV20-NV3x but NV34, NV40/NV45: PBUS 0x1218 bits 9:8 */
 #define NV_CAP_RAM_PFB914   (1u << 11)  /* G71/G73: PFB 0x100914 bits 1:0 */
+/* the NV44 class (NV44, NV46, NV4A, NV4C, NV4E, NV6x): PFIFO RAMFC
+ * (0x2220) holds a VRAM address, and RAMIN is the end of VRAM reversed in
+ * 512 KiB blocks (nv40_fifo_init's formula for these chips) */
+#define NV_CAP_RAMIN_512K   (1u << 12)
 
 typedef struct NVChipset {
     const char *name;
@@ -289,6 +293,7 @@ void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
 
 /* pramin.c: instance memory, RAMIN offsets */
 uint32_t nv_ramin_size(NVDevState *s);
+bool nv_ramin_of_vram(NVDevState *s, uint64_t vram, uint32_t *off);
 bool nv_ramin_valid(NVDevState *s, uint32_t off, uint32_t len);
 uint32_t nv_ramin_rd32(NVDevState *s, uint32_t off);
 void nv_ramin_wr32(NVDevState *s, uint32_t off, uint32_t val);

@@ -237,7 +237,18 @@ static bool cur_dma(NVDevState *s)
 static uint32_t ramfc_entry(NVDevState *s, uint32_t chid)
 {
     if (fifo_gen(s)->nv40) {
-        return ((R(s, NV40_PFIFO_RAMFC) & 0xfff) << 16) + chid * 128;
+        uint32_t base = (R(s, NV40_PFIFO_RAMFC) & 0xfff) << 16, off;
+
+        if ((s->chip->caps & NV_CAP_RAMIN_512K)) {
+            /* a VRAM address on the NV44 class */
+            if (!nv_ramin_of_vram(s, base, &off)) {
+                qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PFIFO: RAMFC at VRAM "
+                              "0x%x is beyond VRAM\n", base);
+                off = 0;
+            }
+            base = off;
+        }
+        return base + chid * 128;
     }
     return ((R(s, NV_PFIFO_RAMFC) & 0x1ff) << 8) +
            chid * (R(s, NV_PFIFO_RAMFC) & 0x10000 ? 64 : 32);

@@ -19,6 +19,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "qemu/log.h"
+#include "qemu/units.h"
 #include "nvdev.h"
 
 #define PRAMIN_WINDOW   0x100000
@@ -29,11 +30,29 @@ uint32_t nv_ramin_size(NVDevState *s)
     return s->vga.vram_size;
 }
 
+static uint32_t ramin_unit(NVDevState *s)
+{
+    return s->chip->caps & NV_CAP_RAMIN_512K ? 512 * KiB : RAMIN_UNIT;
+}
+
 /* VRAM offset of RAMIN byte @off (< nv_ramin_size) */
 static uint64_t ramin_vram(NVDevState *s, uint32_t off)
 {
-    return s->vga.vram_size - (off / RAMIN_UNIT + 1) * RAMIN_UNIT +
-           off % RAMIN_UNIT;
+    uint32_t unit = ramin_unit(s);
+
+    return s->vga.vram_size - (off / unit + 1) * unit + off % unit;
+}
+
+/* The RAMIN offset at VRAM offset @vram (the inverse of ramin_vram) */
+bool nv_ramin_of_vram(NVDevState *s, uint64_t vram, uint32_t *off)
+{
+    uint32_t unit = ramin_unit(s);
+
+    if (vram >= s->vga.vram_size) {
+        return false;
+    }
+    *off = (s->vga.vram_size / unit - 1 - vram / unit) * unit + vram % unit;
+    return true;
 }
 
 bool nv_ramin_valid(NVDevState *s, uint32_t off, uint32_t len)
