@@ -51,7 +51,7 @@ def cmd_test(args):
 def cmd_fuzz(args):
     from . import fuzz
     if args.replay:
-        qemu = build.build_qemu(sanitizers=not args.no_sanitizers)
+        qemu = fuzz.qemu_binary(sanitizers=not args.no_sanitizers)
         for path in args.replay:
             f = fuzz.replay_script(qemu, build.build_rom(args.board), path)
             print(f'{path}: ' + (f'{f.kind}: {f.detail}\n{f.report}' if f else

@@ -237,13 +237,18 @@ def save(outdir, n, f):
     return base
 
 
-def fuzz(board, seconds, seed=None, outdir=None, sanitizers=True, slow=1.0, hang=30.0,
-         out=print):
-    """Fuzz @board for @seconds; returns (executions, findings)."""
+def qemu_binary(sanitizers=True):
+    """The QEMU to fuzz with (built if missing), the sanitizers' options set."""
     for k, v in SANITIZER_ENV.items():
         os.environ.setdefault(k, v)
     with build.build_lock():
-        qemu = build.build_qemu(sanitizers=sanitizers)
+        return build.build_qemu(sanitizers=sanitizers)
+
+
+def fuzz(board, seconds, seed=None, outdir=None, sanitizers=True, slow=1.0, hang=30.0,
+         out=print):
+    """Fuzz @board for @seconds; returns (executions, findings)."""
+    qemu = qemu_binary(sanitizers)
     rom = build.build_rom(board)
     seed = int(time.time()) if seed is None else seed
     outdir = outdir or paths.cache('fuzz', f'{board}-{seed}')

@@ -14,8 +14,6 @@ A trace starts with one PCIDEV line per PCI device (as
 its BARs there.  Only BAR0 (mmio) records travel; port and I2C records
 have no place there.
 """
-import gzip
-
 from . import decode, regdb, trace
 
 BAR0_SIZE = 0x1000000
@@ -39,28 +37,16 @@ def pcidev_line(vendor, device, bars, devfn=0x10, irq=0xb, driver=None):
             + (f' {driver}' if driver else ' ') + '\n')
 
 
-def _marks(path):
-    """[(seq, time, name)] of a trace's marks."""
-    out = []
-    opener = gzip.open if str(path).endswith('.gz') else open
-    with opener(path, 'rt') as f:
-        for line in f:
-            if line.startswith('# mark '):
-                _, _, seq, t, name = line.split()
-                out.append((int(seq), int(t), name))
-    return out
-
-
 def export(path, out_path, bar0=DEFAULT_BAR0, bar1=DEFAULT_BAR1, driver='nouveau'):
     """Our trace as the kernel's mmiotrace writes it: the card's PCIDEV
     line (IDs and VRAM size from the trace header), one MAP of BAR0, its
     accesses, the trace's marks as MARK lines."""
-    header, records = trace.read(path)
+    marks = []
+    header, records = trace.read(path, mark_list=marks)
     fields = decode.header_fields(header)
     vendor, device = (int(x, 16) for x in fields.get('pci', '10de:0020').split(':'))
     vram = int(fields.get('vram_mb', '16')) << 20
     bar1_size = 1 << max(vram - 1, 1).bit_length()
-    marks = _marks(path)
     mmio = [r for r in records if r.space == 'mmio']
     t0 = mmio[0].time if mmio else 0
     with open(out_path, 'w') as out:

@@ -20,18 +20,21 @@ def parse_line(line):
                   int(f[6], 16), f[7], f[8], len(f) > 9 and f[9] == 'unimp')
 
 
-def read(path, marks=None):
+def read(path, marks=None, mark_list=None):
     """(header, records); with a dict @marks, fills it with name -> the
-    sequence number the mark stands before."""
+    sequence number the mark stands before; with a list @mark_list, appends
+    (seq, time, name) for each mark in order."""
     header = None
     records = []
     opener = gzip.open if str(path).endswith('.gz') else open
     with opener(path, 'rt') as f:
         for line in f:
             if line.startswith('# mark '):
+                _, _, seq, t, name = line.split()
                 if marks is not None:
-                    _, _, seq, _, name = line.split()
                     marks[name] = int(seq)
+                if mark_list is not None:
+                    mark_list.append((int(seq), int(t), name))
             elif line.startswith('#'):
                 header = header or line[1:].strip()
             elif line.strip():
