@@ -20,6 +20,7 @@
 #define RAM1218 NV_CAP_RAM_PBUS1218
 #define RAM914 NV_CAP_RAM_PFB914
 #define RAMIN512 NV_CAP_RAMIN_512K
+#define GART44 NV_CAP_NV44_GART
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM
@@ -47,6 +48,12 @@ static const NVChipset nv_chipsets[] = {
      * nv04-style GART DMA objects and no PCIE GART (nouveau: nv04_mmu) */
     { "NV4A", 0x4a, NV_40, 0x04a000a1, 0x0220, 0x022f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512, 128,
       0x0701 /* 1 quad (4 pixel pipes), 3 vertex units */ },
+    /* NV44 and G72 (NV46): the NV44-class core on PCIe, with its own GART
+     * (nouveau: nv44_mmu) */
+    { "NV44", 0x44, NV_40, 0x044000a1, 0x0160, 0x016f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 128,
+      0x0701 /* 1 quad (4 pixel pipes), 3 vertex units */ },
+    { "G72", 0x46, NV_40, 0x046000a1, 0x01d0, 0x01df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 128,
+      0x0701 /* 1 quad, 3 vertex units */ },
     { "G70", 0x47, NV_40, 0x047000a1, 0x0090, 0x009f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 256,
       0xff3f /* 6 quads (24 pixel pipes), 8 vertex units */ },
     { "G71", 0x49, NV_40, 0x049000a1, 0x0290, 0x029f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,

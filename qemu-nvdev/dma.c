@@ -14,7 +14,12 @@
  * mmu/vmmnv04.c write exactly these).  On NV41+ with the PCIE GART on
  * (0x100800 bit 1), a PCI address is a GART address, translated through
  * the page table at 0x100800: one 32-bit entry (phys >> 7) | 1 per 4 KiB
- * page (nouveau mmu/vmmnv41.c).
+ * page (nouveau mmu/vmmnv41.c).  The NV44 class (NV44, G72 and the IGPs)
+ * has its own: the table in VRAM at 0x100800 & ~0x7ffff (bit 4 enable),
+ * 0x100804 the bytes it maps, four 27-bit frame numbers (phys >> 12) packed
+ * in each 16 bytes, the group valid when its last word has bit 30, and
+ * 0x100818 the bus address of a dummy page that takes what no valid entry
+ * maps (nouveau mmu/nv44.c and vmmnv44.c; envytools documents none of it).
  *
  * Every access is checked against the object's limit, VRAM's size and
  * the GART: a bad one is logged (LOG_GUEST_ERROR) and fails; nothing
@@ -39,6 +44,11 @@
 
 #define NV41_GART_CTRL  0x800           /* PFB: table | 2 enable */
 #define NV41_GART_ON    0x2
+#define NV44_GART_CTRL  0x800           /* PFB: VRAM table | 0x10 enable */
+#define NV44_GART_ON    0x10
+#define NV44_GART_SIZE  0x804
+#define NV44_GART_DUMMY 0x818
+#define NV44_GROUP_OK   0x40000000
 
 bool nv_dma_object(NVDevState *s, uint32_t inst, NVDmaObj *o, const char *who)
 {
@@ -68,6 +78,53 @@ bool nv_dma_object(NVDevState *s, uint32_t inst, NVDmaObj *o, const char *who)
     return true;
 }
 
+/* The NV44 class: four frames packed in 16 bytes of the VRAM table */
+static bool gart44_translate(NVDevState *s, uint64_t addr, uint64_t *phys,
+                             const char *who)
+{
+    uint32_t ctrl = s->pfb_regs[NV44_GART_CTRL >> 2];
+    uint64_t table = ctrl & ~0x7ffffu, idx = addr / PAGE, at, pfn;
+    uint32_t w[4];
+
+    at = table + (idx / 4) * 16;
+    if (addr >= s->pfb_regs[NV44_GART_SIZE >> 2] ||
+        at + 16 > s->vga.vram_size) {
+        qemu_log_mask(LOG_GUEST_ERROR, "nvdev: %s: GART address 0x%" PRIx64
+                      " is beyond the GART (0x%x bytes, table at VRAM 0x%"
+                      PRIx64 "): the dummy page\n", who, addr,
+                      s->pfb_regs[NV44_GART_SIZE >> 2], table);
+        goto dummy;
+    }
+    for (int i = 0; i < 4; i++) {
+        w[i] = ldl_le_p(s->vga.vram_ptr + at + i * 4);
+    }
+    if (!(w[3] & NV44_GROUP_OK)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "nvdev: %s: GART page 0x%" PRIx64
+                      " is not mapped: the dummy page\n", who,
+                      addr & ~(uint64_t)(PAGE - 1));
+        goto dummy;
+    }
+    switch (idx & 3) {
+    case 0:
+        pfn = w[0] & 0x07ffffff;
+        break;
+    case 1:
+        pfn = (w[0] >> 27) | (w[1] & 0x003fffff) << 5;
+        break;
+    case 2:
+        pfn = (w[1] >> 22) | (w[2] & 0x0001ffff) << 10;
+        break;
+    default:
+        pfn = (w[2] >> 17) | (uint64_t)(w[3] & 0x00000fff) << 15;
+        break;
+    }
+    *phys = pfn * PAGE + addr % PAGE;
+    return true;
+dummy:
+    *phys = (s->pfb_regs[NV44_GART_DUMMY >> 2] & ~(PAGE - 1)) + addr % PAGE;
+    return true;
+}
+
 /* The guest-physical address of a GART address on NV41+, or false */
 static bool gart_translate(NVDevState *s, uint64_t addr, uint64_t *phys,
                            const char *who)
@@ -75,6 +132,9 @@ static bool gart_translate(NVDevState *s, uint64_t addr, uint64_t *phys,
     uint32_t ctrl = s->pfb_regs[NV41_GART_CTRL >> 2];
     uint32_t pt = ctrl & ~0xfffu, pte;
 
+    if ((s->chip->caps & NV_CAP_NV44_GART) && (ctrl & NV44_GART_ON)) {
+        return gart44_translate(s, addr, phys, who);
+    }
     if (!(s->chip->caps & NV_CAP_PCIE_GART) || !(ctrl & NV41_GART_ON)) {
         *phys = addr;
         return true;

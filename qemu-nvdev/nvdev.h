@@ -50,6 +50,7 @@ typedef enum {
  * (0x2220) holds a VRAM address, and RAMIN is the end of VRAM reversed in
  * 512 KiB blocks (nv40_fifo_init's formula for these chips) */
 #define NV_CAP_RAMIN_512K   (1u << 12)
+#define NV_CAP_NV44_GART    (1u << 13)  /* NV44-class PCIE GART, table in VRAM */
 
 typedef struct NVChipset {
     const char *name;

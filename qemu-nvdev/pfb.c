@@ -16,6 +16,9 @@
 #define NV41_PFB_TLB_FLUSH  0x810   /* GART TLB: write bit 1, done = bit 5 */
 #define TLB_FLUSH_TRIGGER   0x02
 #define TLB_FLUSH_DONE      0x20
+#define NV44_PFB_GART_FLUSH 0x808   /* NV44 class: write bit 5, done = bit 0 */
+#define GART44_FLUSH        0x20
+#define GART44_FLUSH_DONE   0x01
 
 static uint32_t nv04_boot0(NVDevState *s)
 {
@@ -61,6 +64,11 @@ static uint64_t nv_pfb_read(NVDevState *s, const NVUnit *u, hwaddr addr,
         /* the GART is not modelled: a flush completes at once */
         uint32_t v = s->pfb_regs[addr >> 2];
         return v & TLB_FLUSH_TRIGGER ? v | TLB_FLUSH_DONE : v;
+    }
+    if ((s->chip->caps & NV_CAP_NV44_GART) && addr == NV44_PFB_GART_FLUSH) {
+        /* the device caches no GART entry: a flush is done at once */
+        uint32_t v = s->pfb_regs[addr >> 2];
+        return v & GART44_FLUSH ? v | GART44_FLUSH_DONE : v;
     }
     return nv_plain_read(s, s->pfb_regs, u, addr, unimp);
 }
