@@ -42,10 +42,9 @@
 #define TARGET_VRAM     0
 #define PAGE            0x1000u
 
-#define NV41_GART_CTRL  0x800           /* PFB: table | 2 enable */
-#define NV41_GART_ON    0x2
-#define NV44_GART_CTRL  0x800           /* PFB: VRAM table | 0x10 enable */
-#define NV44_GART_ON    0x10
+#define GART_CTRL       0x800           /* PFB: the table | enable */
+#define NV41_GART_ON    0x2             /* NV41+: table in RAMIN */
+#define NV44_GART_ON    0x10            /* NV44 class: table in VRAM */
 #define NV44_GART_SIZE  0x804
 #define NV44_GART_DUMMY 0x818
 #define NV44_GROUP_OK   0x40000000
@@ -79,10 +78,9 @@ bool nv_dma_object(NVDevState *s, uint32_t inst, NVDmaObj *o, const char *who)
 }
 
 /* The NV44 class: four frames packed in 16 bytes of the VRAM table */
-static bool gart44_translate(NVDevState *s, uint64_t addr, uint64_t *phys,
-                             const char *who)
+static bool gart44_translate(NVDevState *s, uint32_t ctrl, uint64_t addr,
+                             uint64_t *phys, const char *who)
 {
-    uint32_t ctrl = s->pfb_regs[NV44_GART_CTRL >> 2];
     uint64_t table = ctrl & ~0x7ffffu, idx = addr / PAGE, at, pfn;
     uint32_t w[4];
 
@@ -129,11 +127,11 @@ dummy:
 static bool gart_translate(NVDevState *s, uint64_t addr, uint64_t *phys,
                            const char *who)
 {
-    uint32_t ctrl = s->pfb_regs[NV41_GART_CTRL >> 2];
+    uint32_t ctrl = s->pfb_regs[GART_CTRL >> 2];
     uint32_t pt = ctrl & ~0xfffu, pte;
 
     if ((s->chip->caps & NV_CAP_NV44_GART) && (ctrl & NV44_GART_ON)) {
-        return gart44_translate(s, addr, phys, who);
+        return gart44_translate(s, ctrl, addr, phys, who);
     }
     if (!(s->chip->caps & NV_CAP_PCIE_GART) || !(ctrl & NV41_GART_ON)) {
         *phys = addr;
