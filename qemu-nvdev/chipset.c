@@ -54,6 +54,24 @@ static const NVChipset nv_chipsets[] = {
       0x0701 /* 1 quad (4 pixel pipes), 3 vertex units */ },
     { "G72", 0x46, NV_40, 0x046000a1, 0x01d0, 0x01df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 128,
       0x0701 /* 1 quad, 3 vertex units */ },
+    /*
+     * The IGPs with the NV44-class core: C61 (GeForce 6150SE / 6100 nForce
+     * 4xx), C73 (GeForce 7050/7100 nForce 6xx/7xx), C67 and C68 (GeForce
+     * 7000M / 7150M / 7050 PV, MCP67/MCP68).  nouveau drives them as NV46
+     * (nv46_fb, nv44_mmu, nv04_i2c, nv44_gr with the NV47 tile registers)
+     * and never reads their PROM (shadowrom.c: no PROM from chipset 0x4c
+     * on NV40); one quad and one vertex unit (nv40_gr_vs_count's default).
+     * Their memory is system RAM the chipset sets aside, which nouveau
+     * sizes from 0x10020c as on a discrete card.
+     */
+    { "C61", 0x4c, NV_40, 0x04c000a1, 0x03d0, 0x03df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+      0x0101 /* 1 quad, 1 vertex unit */ },
+    { "C73", 0x63, NV_40, 0x063000a1, 0x07e0, 0x07ef, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+      0x0101 /* 1 quad, 1 vertex unit */ },
+    { "C67", 0x67, NV_40, 0x067000a1, 0x0530, 0x0537, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+      0x0101 /* 1 quad, 1 vertex unit */ },
+    { "C68", 0x68, NV_40, 0x068000a1, 0x0538, 0x053f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+      0x0101 /* 1 quad, 1 vertex unit */ },
     { "G70", 0x47, NV_40, 0x047000a1, 0x0090, 0x009f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 256,
       0xff3f /* 6 quads (24 pixel pipes), 8 vertex units */ },
     { "G71", 0x49, NV_40, 0x049000a1, 0x0290, 0x029f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,
