@@ -1,6 +1,7 @@
 """kernel/nvdrm, our own driver: it probes each board, names the chip and
-its memory and loads the VBIOS from PROM; its own VBIOS parser finds the
-DCB outputs and PLL limits libnvbios finds in the same image; the
+its memory and loads the VBIOS from PROM (an IGP's from the PCI ROM); its
+own VBIOS parser finds the DCB outputs and PLL limits libnvbios finds in
+the same image; the
 connectors and their state follow what is plugged in (DDC, DAC load
 detection, the CH7006 TV encoder); a TV mode can be set; unbinding,
 rebinding and reloading are clean; a dead card or a corrupt VBIOS fails
@@ -16,7 +17,9 @@ import pytest
 from nvdevkit import build, png, paths, report
 
 BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv20', 'nv30', 'nv31', 'nv34',
-          'nv43', 'nv43-go', 'nv43-go-strap']
+          'nv43', 'nv43-go', 'nv43-go-strap', 'nv4a', 'nv4c']
+# the NV4x IGPs: no ROM behind PROM, the VBIOS comes with the system firmware
+IGP_CHIPSETS = {'C61', 'C73', 'C67', 'C68'}
 BARS = [(192, 192, 192), (192, 192, 0), (0, 192, 192), (0, 192, 0),
         (192, 0, 192), (192, 0, 0), (0, 0, 192)]
 
@@ -38,7 +41,8 @@ def test_probe_identifies_the_board(boot_board, board_info, board):
     text = '\n'.join(nvdrm_lines(b))
     assert f'{info.get("chipset")} (BOOT_0 0x' in text, text
     assert f'{info.num("vram_mb")} MiB' in text, text
-    assert 'from PROM, checksum ok' in text, text
+    source = 'PCI ROM' if info.get('chipset') in IGP_CHIPSETS else 'PROM'
+    assert f'from {source}, checksum ok' in text, text
 
 
 @pytest.mark.parametrize('board', BOARDS)

@@ -13,25 +13,36 @@ def driver_lines(boot, driver='nouveau'):
     return [l for l in lines(boot) if l.startswith(driver + ' ')]
 
 
+# what nvdrm says when it has identified the card
+NVDRM_PROBE = re.compile(r'^nvdrm \S+: (\S+) \(BOOT_0 0x([0-9a-f]{8})\), (\d+) MiB (\S+),')
+NVDRM_VBIOS = re.compile(r'^nvdrm \S+: VBIOS: \d+ bytes from (.+?), checksum ok')
+
+
 def chipset(boot):
+    """The chip the driver names, and BOOT_0 (nouveau's or nvdrm's line)."""
     for l in lines(boot):
-        m = re.search(r': NVIDIA (\S+) \(([0-9a-f]{8})\)', l)
+        m = re.search(r': NVIDIA (\S+) \(([0-9a-f]{8})\)', l) or NVDRM_PROBE.search(l)
         if m:
             return m.group(1), int(m.group(2), 16)
     return None
 
 
 def vram(boot):
+    """MiB and type: nouveau's names (SDRAM, DDR1, ...) or nvdrm's (SDR, DDR)."""
     for l in lines(boot):
         m = re.search(r' fb: (\d+) MiB (\S+)', l)
         if m:
             return int(m.group(1)), m.group(2)
+        m = NVDRM_PROBE.search(l)
+        if m:
+            return int(m.group(3)), m.group(4)
     return None
 
 
 def vbios(boot):
-    """Source nouveau took the VBIOS from, its score, and its version."""
-    scores, source, version, current = {}, None, None, None
+    """Where the driver took the VBIOS from; nouveau's score for it and its
+    version (nvdrm gives neither, and refuses an image whose checksum fails)."""
+    scores, source, version, current, nvdrm_ok = {}, None, None, None, False
     for l in lines(boot):
         m = re.search(r' bios: trying (\S+?)\.\.\.', l)
         if m:
@@ -45,10 +56,13 @@ def vbios(boot):
         m = re.search(r' bios: version (\S+)', l)
         if m:
             version = m.group(1)
+        m = NVDRM_VBIOS.search(l)
+        if m:
+            source, nvdrm_ok = m.group(1), True  # nvdrm refuses a bad checksum
     checksum_failed = any('checksum failed' in l for l in lines(boot))
     return {'source': source, 'score': scores.get(source), 'version': version,
-            'checksum_ok': source is not None and scores.get(source) == 4
-            and not checksum_failed}
+            'checksum_ok': nvdrm_ok or (source is not None and scores.get(source) == 4
+                                        and not checksum_failed)}
 
 
 def dcb(boot):
@@ -114,9 +128,10 @@ def summary(boot):
         out.append('VRAM       ' + (f'{v[0]} MiB {v[1]}' if v else 'unknown'))
         b = vbios(boot)
         if b['source']:
+            score = f' (score {b["score"]})' if b['score'] is not None else ''
             out.append(f'VBIOS      from {b["source"]}, '
                        f'{"valid checksum" if b["checksum_ok"] else "checksum NOT valid"}'
-                       f' (score {b["score"]}), version {b["version"]}')
+                       f'{score}, version {b["version"] or "not reported"}')
         else:
             out.append('VBIOS      not found by the driver')
         for idx, conn, conf in dcb(boot):

@@ -130,6 +130,7 @@ static const struct nvdrm_family_funcs nv40_family = {
 	.arb = &nvdrm_nv20_arb,
 };
 
+/* named as nouveau names them (device/base.c), so the two logs agree */
 static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x04, "NV04", &nv04_family },
 	{ 0x05, "NV05", &nv04_family },
@@ -152,10 +153,15 @@ static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x43, "NV43", &nv40_family },
 	{ 0x44, "NV44", &nv40_family },
 	{ 0x45, "NV45", &nv40_family },
-	{ 0x46, "NV46", &nv40_family },
-	{ 0x47, "NV47", &nv40_family },
-	{ 0x49, "NV49", &nv40_family },
-	{ 0x4b, "NV4B", &nv40_family },
+	{ 0x46, "G72", &nv40_family },
+	{ 0x47, "G70", &nv40_family },
+	{ 0x49, "G71", &nv40_family },
+	{ 0x4a, "NV44A", &nv40_family },
+	{ 0x4b, "G73", &nv40_family },
+	{ 0x4c, "C61", &nv40_family, .igp = true },
+	{ 0x63, "C73", &nv40_family, .igp = true },
+	{ 0x67, "C67", &nv40_family, .igp = true },
+	{ 0x68, "C68", &nv40_family, .igp = true },
 };
 
 /* The crystal from the PEXTDEV straps (bit 6; and bit 22 from NV17). */

@@ -100,12 +100,13 @@ static int nvdrm_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		 ndev->chip->name, ndev->boot0, ndev->vram_size >> 20,
 		 ndev->vram_ddr ? "DDR" : "SDR", ndev->crystal);
 	if (ndev->vbios.bit_offset)
-		dev_info(dev, "VBIOS: %zu bytes from PROM, checksum ok, BIT at 0x%04x\n",
-			 ndev->vbios.size, ndev->vbios.bit_offset);
+		dev_info(dev, "VBIOS: %zu bytes from %s, checksum ok, BIT at 0x%04x\n",
+			 ndev->vbios.size, ndev->vbios.source,
+			 ndev->vbios.bit_offset);
 	else
-		dev_info(dev, "VBIOS: %zu bytes from PROM, checksum ok, BMP %u.%02x\n",
-			 ndev->vbios.size, ndev->vbios.bmp_major,
-			 ndev->vbios.bmp_minor);
+		dev_info(dev, "VBIOS: %zu bytes from %s, checksum ok, BMP %u.%02x\n",
+			 ndev->vbios.size, ndev->vbios.source,
+			 ndev->vbios.bmp_major, ndev->vbios.bmp_minor);
 
 	ret = nvdrm_vbios_parse(ndev);
 	if (ret)
@@ -164,7 +165,8 @@ static void nvdrm_shutdown(struct pci_dev *pdev)
 /*
  * The chips nvdrm_chip.c drives, by PCI device ID: NVIDIA gives each chip
  * a block of IDs, one per board variant, and BOOT_0 has the last word.
- * Later chips (NV50 on) and the IGPs are left to other drivers.
+ * Later chips (NV50 on) and the NV1x/NV2x IGPs (nForce, nForce2, Xbox)
+ * are left to other drivers.
  */
 #define NV_ID(id)	{ PCI_VDEVICE(NVIDIA, id) }
 #define NVSGS_ID(id)	{ PCI_DEVICE(0x12d2, id) }	/* the NV04/NV05 joint venture */
@@ -239,6 +241,22 @@ static const struct pci_device_id nvdrm_pci_table[] = {
 	NV_ID(0x01d0), NV_ID(0x01d1), NV_ID(0x01d2), NV_ID(0x01d3), NV_ID(0x01d4), NV_ID(0x01d5),
 	NV_ID(0x01d6), NV_ID(0x01d7), NV_ID(0x01d8), NV_ID(0x01d9), NV_ID(0x01da), NV_ID(0x01db),
 	NV_ID(0x01dc), NV_ID(0x01dd), NV_ID(0x01de), NV_ID(0x01df),
+	/* NV44A (NV4A) GeForce 6200 AGP */
+	NV_ID(0x0220), NV_ID(0x0221), NV_ID(0x0222), NV_ID(0x0223), NV_ID(0x0224), NV_ID(0x0225),
+	NV_ID(0x0226), NV_ID(0x0227), NV_ID(0x0228), NV_ID(0x0229), NV_ID(0x022a), NV_ID(0x022b),
+	NV_ID(0x022c), NV_ID(0x022d), NV_ID(0x022e), NV_ID(0x022f),
+	/* C61 (NV4C) GeForce 6100/6150 IGP */
+	NV_ID(0x03d0), NV_ID(0x03d1), NV_ID(0x03d2), NV_ID(0x03d3), NV_ID(0x03d4), NV_ID(0x03d5),
+	NV_ID(0x03d6), NV_ID(0x03d7), NV_ID(0x03d8), NV_ID(0x03d9), NV_ID(0x03da), NV_ID(0x03db),
+	NV_ID(0x03dc), NV_ID(0x03dd), NV_ID(0x03de), NV_ID(0x03df),
+	/* C67 and C68 (NV67, NV68) GeForce 7000M-7150M IGP */
+	NV_ID(0x0530), NV_ID(0x0531), NV_ID(0x0532), NV_ID(0x0533), NV_ID(0x0534), NV_ID(0x0535),
+	NV_ID(0x0536), NV_ID(0x0537), NV_ID(0x0538), NV_ID(0x0539), NV_ID(0x053a), NV_ID(0x053b),
+	NV_ID(0x053c), NV_ID(0x053d), NV_ID(0x053e), NV_ID(0x053f),
+	/* C73 (NV63) GeForce 7050-7150 IGP */
+	NV_ID(0x07e0), NV_ID(0x07e1), NV_ID(0x07e2), NV_ID(0x07e3), NV_ID(0x07e4), NV_ID(0x07e5),
+	NV_ID(0x07e6), NV_ID(0x07e7), NV_ID(0x07e8), NV_ID(0x07e9), NV_ID(0x07ea), NV_ID(0x07eb),
+	NV_ID(0x07ec), NV_ID(0x07ed), NV_ID(0x07ee), NV_ID(0x07ef),
 	/* G70 (NV47) GeForce 7800 */
 	NV_ID(0x0090), NV_ID(0x0091), NV_ID(0x0092), NV_ID(0x0093), NV_ID(0x0094), NV_ID(0x0095),
 	NV_ID(0x0096), NV_ID(0x0097), NV_ID(0x0098), NV_ID(0x0099), NV_ID(0x009a), NV_ID(0x009b),

@@ -105,9 +105,15 @@ struct nvdrm_family_funcs {
 };
 
 struct nvdrm_chip {
-	u16 chipset;		/* 0x04, 0x05, 0x10, 0x11, ... 0x4e */
+	u16 chipset;		/* 0x04, 0x05, 0x10, 0x11, ... 0x68 */
 	const char *name;
 	const struct nvdrm_family_funcs *funcs;
+	/*
+	 * An IGP: no ROM of its own behind the PROM window; its VBIOS is
+	 * part of the system firmware, which leaves it in the legacy
+	 * shadow the PCI core maps for the boot VGA device.
+	 */
+	bool igp;
 };
 
 /* DCB output types, as in the VBIOS */
@@ -144,6 +150,7 @@ struct nvdrm_pll_limits {
 struct nvdrm_vbios {
 	u8 *data;
 	size_t size;
+	const char *source;	/* "PROM" or "PCI ROM" */
 	u16 pci_device;
 	u16 bmp_offset;		/* 0 if none */
 	u8 bmp_major, bmp_minor;

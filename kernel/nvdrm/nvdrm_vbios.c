@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * nvdrm: the VBIOS, read from the PROM window of BAR0 with the ROM shadow
- * bit (PCI config 0x50, mirrored at 0x1850) cleared, and validated: ROM
- * signature, PCI data structure, image size and the 8-bit checksum.  Then
- * the tables mode setting needs: the BMP or BIT header, the DCB outputs and
- * I2C ports (DCB 1.5 to 4.0), and the PLL limits (1.x and 2.x).  This is
- * the kernel's own parser; the tests check it against libnvbios on the same
- * board images.
+ * bit (PCI config 0x50, mirrored at 0x1850) cleared, or on IGPs, which
+ * have no ROM there, from the PCI ROM the system firmware provides; then
+ * validated: ROM signature, PCI data structure, image size and the 8-bit
+ * checksum.  Then the tables mode setting needs: the BMP or BIT header,
+ * the DCB outputs and I2C ports (DCB 1.5 to 4.0), and the PLL limits (1.x
+ * and 2.x).  This is the kernel's own parser; the tests check it against
+ * libnvbios on the same board images.
  */
 #include <linux/limits.h>
 #include <linux/sizes.h>
@@ -81,20 +82,12 @@ static int nvdrm_vbios_check(struct nvdrm_device *ndev, const u8 *rom,
 	return 0;
 }
 
-int nvdrm_vbios_load(struct nvdrm_device *ndev)
+/* The PROM window, with the ROM shadow bit cleared while it is read. */
+static void nvdrm_vbios_read_prom(struct nvdrm_device *ndev, u8 *rom)
 {
-	struct device *dev = &ndev->pdev->dev;
-	struct nvdrm_vbios *vb = &ndev->vbios;
-	u32 shadow;
-	size_t size, i, want;
-	u8 *rom;
-	int ret;
+	u32 shadow = nv_rd32(ndev, NV_PBUS_PCI_NV_20);
+	size_t i, want;
 
-	rom = kvmalloc(NV_PROM_SIZE, GFP_KERNEL);
-	if (!rom)
-		return -ENOMEM;
-
-	shadow = nv_rd32(ndev, NV_PBUS_PCI_NV_20);
 	nv_wr32(ndev, NV_PBUS_PCI_NV_20, shadow & ~1);
 	/* the header first, then as much as the image says it is */
 	for (i = 0; i < 0x200; i += 4)
@@ -105,6 +98,53 @@ int nvdrm_vbios_load(struct nvdrm_device *ndev)
 	for (; i < want; i += 4)
 		*(u32 *)(rom + i) = nv_rd32(ndev, NV_PROM + i);
 	nv_wr32(ndev, NV_PBUS_PCI_NV_20, shadow | 1);
+}
+
+/*
+ * An IGP's image, from what the PCI core maps as the device's ROM: for
+ * the boot VGA device that is the copy the system firmware left at
+ * 0xc0000.  What is not there reads as zeroes (and fails the check).
+ */
+static int nvdrm_vbios_read_pci_rom(struct nvdrm_device *ndev, u8 *rom)
+{
+	struct pci_dev *pdev = ndev->pdev;
+	void __iomem *image;
+	size_t size;
+
+	image = pci_map_rom(pdev, &size);
+	if (!image) {
+		dev_err(&pdev->dev, "VBIOS: the PCI ROM cannot be mapped\n");
+		return -ENODEV;
+	}
+	memset(rom, 0, NV_PROM_SIZE);
+	memcpy_fromio(rom, image, min_t(size_t, size, NV_PROM_SIZE));
+	pci_unmap_rom(pdev, image);
+	return 0;
+}
+
+int nvdrm_vbios_load(struct nvdrm_device *ndev)
+{
+	struct device *dev = &ndev->pdev->dev;
+	struct nvdrm_vbios *vb = &ndev->vbios;
+	size_t size;
+	u8 *rom;
+	int ret = 0;
+
+	rom = kvmalloc(NV_PROM_SIZE, GFP_KERNEL);
+	if (!rom)
+		return -ENOMEM;
+
+	if (ndev->chip->igp) {
+		vb->source = "PCI ROM";
+		ret = nvdrm_vbios_read_pci_rom(ndev, rom);
+	} else {
+		vb->source = "PROM";
+		nvdrm_vbios_read_prom(ndev, rom);
+	}
+	if (ret) {
+		kvfree(rom);
+		return ret;
+	}
 
 	ret = nvdrm_vbios_check(ndev, rom, &size);
 	if (ret) {
