@@ -21,6 +21,7 @@
 #define RAM914 NV_CAP_RAM_PFB914
 #define RAMIN512 NV_CAP_RAMIN_512K
 #define GART44 NV_CAP_NV44_GART
+#define I2C4E NV_CAP_NV4E_I2C
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM
@@ -55,15 +56,20 @@ static const NVChipset nv_chipsets[] = {
     { "G72", 0x46, NV_40, 0x046000a1, 0x01d0, 0x01df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 128,
       0x0701 /* 1 quad, 3 vertex units */ },
     /*
-     * The IGPs with the NV44-class core: C61 (GeForce 6150SE / 6100 nForce
-     * 4xx), C73 (GeForce 7050/7100 nForce 6xx/7xx), C67 and C68 (GeForce
-     * 7000M / 7150M / 7050 PV, MCP67/MCP68).  nouveau drives them as NV46
-     * (nv46_fb, nv44_mmu, nv04_i2c, nv44_gr with the NV47 tile registers)
-     * and never reads their PROM (shadowrom.c: no PROM from chipset 0x4c
-     * on NV40); one quad and one vertex unit (nv40_gr_vs_count's default).
-     * Their memory is system RAM the chipset sets aside, which nouveau
-     * sizes from 0x10020c as on a discrete card.
+     * The IGPs with the NV44-class core: C51 (GeForce 6100/6150 nForce
+     * 4xx), C61 (GeForce 6150SE / 6100 nForce 4xx), C73 (GeForce 7050/7100
+     * nForce 6xx/7xx), C67 and C68 (GeForce 7000M / 7150M / 7050 PV,
+     * MCP67/MCP68).  nouveau drives them as NV46 (nv46_fb, nv44_mmu,
+     * nv04_i2c, nv44_gr with the NV47 tile registers), C51 with its own
+     * nv4e_fb (12 tile regions), NV20/NV40 tile registers and I2C ports in
+     * PCRTC words (nv4e_i2c); it never reads their PROM (shadowrom.c: no
+     * PROM from chipset 0x4c on NV40).  One quad and one vertex unit
+     * (nv40_gr_vs_count's default).  Their memory is system RAM the
+     * chipset sets aside, which nouveau sizes from 0x10020c as on a
+     * discrete card.
      */
+    { "C51", 0x4e, NV_40, 0x04e000a1, 0x0240, 0x024f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44 | I2C4E, 64,
+      0x0101 /* 1 quad, 1 vertex unit */ },
     { "C61", 0x4c, NV_40, 0x04c000a1, 0x03d0, 0x03df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
       0x0101 /* 1 quad, 1 vertex unit */ },
     { "C73", 0x63, NV_40, 0x063000a1, 0x07e0, 0x07ef, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,

@@ -4,13 +4,17 @@
  * has SCL out in bit 5 and SDA out in bit 4, the sense register reads SCL
  * in bit 2 and SDA in bit 3.  The ports and their register pairs come from
  * the VBIOS's DCB I2C table (or the BMP defaults CR3F/CR3E, CR37/CR36).
- * Each bus is a QEMU I2C bus behind bitbang_i2c; the monitor's DDC (i2c-ddc)
- * sits on the CRT output's bus.
+ * C51 has a second kind (DCB type 4, nouveau's busnv4e.c): a word in head
+ * A's PCRTC at 0x600800 plus the entry's offset, SCL out in bit 5 and SDA
+ * out in bit 4 (nouveau keeps bit 0 set), SCL in at bit 18 and SDA in at
+ * bit 19.  Each bus is a QEMU I2C bus behind bitbang_i2c; the monitor's
+ * DDC (i2c-ddc) sits on the CRT output's bus.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qemu/log.h"
 #include "migration/vmstate.h"
 #include "hw/display/i2c-ddc.h"
 #include "hw/qdev-properties.h"
@@ -22,11 +26,14 @@
 #define DRIVE_SDA 0x10
 #define SENSE_SCL 0x04
 #define SENSE_SDA 0x08
+#define NV4E_SENSE_SCL (1u << 18)
+#define NV4E_SENSE_SDA (1u << 19)
+#define NV4E_CTL_MASK  0x3f             /* what nouveau's masks write */
 
-static NVI2CPort *port_by_drive(NVDevState *s, uint8_t idx)
+static NVI2CPort *port_by_drive(NVDevState *s, uint8_t type, uint8_t idx)
 {
     for (int i = 0; i < s->n_i2c; i++) {
-        if (s->i2c[i].drive == idx) {
+        if (s->i2c[i].type == type && s->i2c[i].drive == idx) {
             return &s->i2c[i];
         }
     }
@@ -36,7 +43,7 @@ static NVI2CPort *port_by_drive(NVDevState *s, uint8_t idx)
 static NVI2CPort *port_by_sense(NVDevState *s, uint8_t idx)
 {
     for (int i = 0; i < s->n_i2c; i++) {
-        if (s->i2c[i].sense == idx) {
+        if (s->i2c[i].type == NVBIOS_I2C_NV04 && s->i2c[i].sense == idx) {
             return &s->i2c[i];
         }
     }
@@ -102,15 +109,11 @@ static void observe(NVDevState *s, NVI2CPort *p, bool old_scl, bool old_sda)
     p->obs_byte = 0;
 }
 
-void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val)
+static void drive_lines(NVDevState *s, NVI2CPort *p, uint8_t val)
 {
-    NVI2CPort *p = port_by_drive(s, idx);
     bool scl = val & DRIVE_SCL, sda = val & DRIVE_SDA;
     bool old_scl, old_sda;
 
-    if (!p) {
-        return;
-    }
     old_scl = p->scl;
     old_sda = p->sda && p->sda_in;
     /* the bitbang state machine wants one line change at a time */
@@ -128,12 +131,58 @@ void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val)
     }
 }
 
-static void add_port(NVDevState *s, int index, uint8_t drive, uint8_t sense)
+void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val)
+{
+    NVI2CPort *p = port_by_drive(s, NVBIOS_I2C_NV04, idx);
+
+    if (p) {
+        drive_lines(s, p, val);
+    }
+}
+
+/* C51's ports: @addr is the offset in head A's PCRTC (0x600000) */
+static NVI2CPort *pcrtc_port(NVDevState *s, hwaddr addr)
+{
+    if (!(s->chip->caps & NV_CAP_NV4E_I2C) || addr < 0x800 || addr > 0x8fc ||
+        addr & 3) {
+        return NULL;
+    }
+    return port_by_drive(s, NVBIOS_I2C_NV4E, addr - 0x800);
+}
+
+bool nv_i2c_pcrtc_read(NVDevState *s, hwaddr addr, uint64_t *val)
+{
+    NVI2CPort *p = pcrtc_port(s, addr);
+
+    if (!p) {
+        return false;
+    }
+    *val = p->ctl | (p->scl ? NV4E_SENSE_SCL : 0) |
+           (p->sda && p->sda_in ? NV4E_SENSE_SDA : 0);
+    return true;
+}
+
+bool nv_i2c_pcrtc_write(NVDevState *s, hwaddr addr, uint64_t val)
+{
+    NVI2CPort *p = pcrtc_port(s, addr);
+
+    if (!p) {
+        return false;
+    }
+    p->ctl = val & NV4E_CTL_MASK;
+    drive_lines(s, p, p->ctl);
+    return true;
+}
+
+static void add_port(NVDevState *s, int index, uint8_t type, uint8_t drive,
+                     uint8_t sense)
 {
     NVI2CPort *p = &s->i2c[s->n_i2c++];
     g_autofree char *name = g_strdup_printf("nvdev.i2c%d", index);
 
     p->index = index;
+    p->type = type;
+    p->ctl = DRIVE_SCL | DRIVE_SDA | 1;
     p->drive = drive;
     p->sense = sense;
     p->scl = p->sda = p->sda_in = true;
@@ -156,13 +205,23 @@ bool nv_i2c_init(NVDevState *s, Error **errp)
     if (s->bios.i2c_offset) {
         for (int i = 0; i < NVBIOS_MAX_I2C && s->n_i2c < NV_MAX_I2C; i++) {
             const NVBiosI2cPort *bp = &s->bios.i2c[i];
-            if (bp->used && bp->type == 0) {
-                add_port(s, i, bp->drive, bp->sense);
+
+            if (!bp->used) {
+                continue;
+            }
+            if (bp->type == NVBIOS_I2C_NV04 ||
+                (bp->type == NVBIOS_I2C_NV4E &&
+                 (s->chip->caps & NV_CAP_NV4E_I2C))) {
+                add_port(s, i, bp->type, bp->drive, bp->sense);
+            } else {
+                qemu_log_mask(LOG_UNIMP, "nvdev: the VBIOS's I2C port %d has "
+                              "type %u, which %s does not have: no bus\n",
+                              i, bp->type, s->chip->name);
             }
         }
     } else {
-        add_port(s, 0, 0x3f, 0x3e);
-        add_port(s, 1, 0x37, 0x36);
+        add_port(s, 0, NVBIOS_I2C_NV04, 0x3f, 0x3e);
+        add_port(s, 1, NVBIOS_I2C_NV04, 0x37, 0x36);
     }
     return true;
 }
@@ -295,6 +354,7 @@ static const VMStateDescription vmstate_nv_i2c_port = {
         VMSTATE_INT32(bb.device_out, NVI2CPort),
         VMSTATE_UINT8(bb.buffer, NVI2CPort),
         VMSTATE_INT32(bb.current_addr, NVI2CPort),
+        VMSTATE_UINT8(ctl, NVI2CPort),
         VMSTATE_END_OF_LIST()
     },
 };

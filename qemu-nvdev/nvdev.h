@@ -51,6 +51,7 @@ typedef enum {
  * 512 KiB blocks (nv40_fifo_init's formula for these chips) */
 #define NV_CAP_RAMIN_512K   (1u << 12)
 #define NV_CAP_NV44_GART    (1u << 13)  /* NV44-class PCIE GART, table in VRAM */
+#define NV_CAP_NV4E_I2C     (1u << 14)  /* C51: I2C ports may be PCRTC words */
 
 typedef struct NVChipset {
     const char *name;
@@ -105,7 +106,10 @@ typedef struct NVUnitRegion {
 
 typedef struct NVI2CPort {
     int index;                  /* DCB I2C table index */
-    uint8_t drive, sense;       /* CRTC register indices */
+    uint8_t type;               /* NVBIOS_I2C_NV04 or NVBIOS_I2C_NV4E */
+    uint8_t drive, sense;       /* NV04: CRTC register indices; NV4E: both
+                                 * the offset of its word from 0x600800 */
+    uint8_t ctl;                /* NV4E: the word's low byte as written */
     bool scl, sda, sda_in;
     /* the trace's observer of the wire (i2c.c) */
     bool obs_active, obs_first;
@@ -354,6 +358,8 @@ bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
                            Error **errp);
 bool nv_i2c_sense(NVDevState *s, uint8_t idx, uint8_t *val);
 void nv_i2c_drive(NVDevState *s, uint8_t idx, uint8_t val);
+bool nv_i2c_pcrtc_read(NVDevState *s, hwaddr addr, uint64_t *val);
+bool nv_i2c_pcrtc_write(NVDevState *s, hwaddr addr, uint64_t val);
 extern const VMStateDescription vmstate_nv_i2c;
 
 /* ch7006.c */

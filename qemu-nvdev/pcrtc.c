@@ -137,7 +137,11 @@ static uint64_t nv_pcrtc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                               unsigned size, bool *unimp)
 {
     int head = u->instance;
+    uint64_t val;
 
+    if (!head && nv_i2c_pcrtc_read(s, addr, &val)) {
+        return val;                         /* a C51 I2C port */
+    }
     switch (addr) {
     case NV_PCRTC_INTR_0:
         return s->pcrtc_intr[head];
@@ -155,6 +159,9 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 {
     int head = u->instance;
 
+    if (!head && nv_i2c_pcrtc_write(s, addr, val)) {
+        return;                             /* a C51 I2C port */
+    }
     switch (addr) {
     case NV_PCRTC_INTR_0:
         s->pcrtc_intr[head] &= ~val;

@@ -17,7 +17,7 @@ from nvdevkit import png, report, trace
 ACCEL_BOARDS = ['nv04', 'nv05', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv20', 'nv25', 'nv28', 'nv30',
                 'nv31', 'nv34', 'nv35', 'nv36', 'nv43', 'nv43-go',
                 'nv40', 'nv41', 'nv42', 'nv45', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
-                'nv4c', 'nv63', 'nv67', 'nv68']
+                'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68']
 
 # every line nouveau 6.1 prints when a channel, fence, PFIFO or PGRAPH fails
 FAILURE = re.compile(
@@ -88,11 +88,11 @@ def test_fbcon_accelerated_equals_cpu_drawn(boot_board, board, bpp):
 
 CLIENT_BOARDS = ['nv04', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv20', 'nv25', 'nv30', 'nv31', 'nv34',
                  'nv43', 'nv40', 'nv41', 'nv42', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
-                 'nv4c', 'nv63', 'nv67', 'nv68']
+                 'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68']
 # nouveau_drm.c: NV17_CHANNEL_DMA and NV40_CHANNEL_DMA get nv17_fence
 SEMAPHORE_BOARDS = {'nv17', 'nv18', 'nv20', 'nv25', 'nv30', 'nv31', 'nv34', 'nv43', 'nv40',
                     'nv41', 'nv42', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
-                    'nv4c', 'nv63', 'nv67', 'nv68'}
+                    'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68'}
 
 
 def client(b):
@@ -211,7 +211,7 @@ NV4X_UNITS = {'nv40': (0x40, 6, 4), 'nv41': (0x41, 5, 3), 'nv42': (0x42, 5, 3),
               'nv43': (0x43, 3, 2), 'nv47': (0x47, 8, 6), 'nv49': (0x49, 8, 6),
               'nv4b': (0x4b, 8, 3), 'nv4a': (0x4a, 3, 1),
               'nv44': (0x44, 3, 1), 'nv46': (0x46, 3, 1),
-              'nv4c': (0x4c, 1, 1), 'nv63': (0x63, 1, 1), 'nv67': (0x67, 1, 1),
+              'nv4e': (0x4e, 1, 1), 'nv4c': (0x4c, 1, 1), 'nv63': (0x63, 1, 1), 'nv67': (0x67, 1, 1),
               'nv68': (0x68, 1, 1)}
 
 

@@ -23,7 +23,7 @@ from test_accel import FBTEXT, console, failures
 
 BOARD = 'nv43'
 NV4X_BOARDS = ['nv40', 'nv41', 'nv42', 'nv43', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
-               'nv4c', 'nv63', 'nv67', 'nv68']
+               'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68']
 LOADED = re.compile(r'gr: loaded nouveau/nv[0-9a-f]{2}\.ctxprog \((\d+) instructions\) '
                     r'and nouveau/nv[0-9a-f]{2}\.ctxvals \((\d+) values\)')
 

@@ -201,7 +201,7 @@ def test_every_program_runs_to_its_end(nouveau_gen, tmp_path):
 # every NV40-family chipset the device has a board for
 BOARDS = {'nv40': 'nv40', 'nv41': 'nv41', 'nv42': 'nv42', 'nv43': 'nv43',
           'nv47': 'nv47', 'nv49': 'nv49', 'nv4a': 'nv4a', 'nv4b': 'nv4b',
-          'nv44': 'nv44', 'nv46': 'nv46', 'nv4c': 'nv4c', 'nv63': 'nv63',
+          'nv44': 'nv44', 'nv46': 'nv46', 'nv4e': 'nv4e', 'nv4c': 'nv4c', 'nv63': 'nv63',
           'nv67': 'nv67', 'nv68': 'nv68'}
 
 

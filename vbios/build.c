@@ -419,7 +419,21 @@ static bool build_i2c(Builder *b, GError **errp, uint32_t *at)
 
         /* unused: type 7 before 3.0, 0xff from 3.0 */
         put32(b, e + 4 * i, hdr ? 0xff000000 : 0x07000000);
+        g_autofree char *val = NULL;
+
         if (!g_key_file_has_key(b->kf, "i2c", key, NULL)) {
+            continue;
+        }
+        val = g_key_file_get_string(b->kf, "i2c", key, NULL);
+        if (val && g_str_has_prefix(g_strstrip(val), "pcrtc:")) {
+            /* C51's: a word at 0x600800 + byte 1, type 4 in byte 3 */
+            if (!hdr || !parse_num(g_strstrip(val + 6), 0xfc, &v[0]) ||
+                v[0] & 3) {
+                BUILD_FAIL("[i2c] %s=%s: expected \"pcrtc:OFFSET\", a word "
+                           "offset below 0x100 from 0x600800 (DCB 3.0 on)",
+                           key, val);
+            }
+            put32(b, e + 4 * i, v[0] << 8 | NVBIOS_I2C_NV4E << 24);
             continue;
         }
         if (!get_list(b->kf, "i2c", key, "drive;sense", v, 2, 0xff, errp)) {

@@ -117,6 +117,10 @@ static bool parse_i2c(NVBios *b, uint32_t i2c, GError **errp)
         }
         p->drive = rd08(b, e);
         p->sense = rd08(b, e + 1);
+        if (p->type == NVBIOS_I2C_NV4E) {
+            /* one register, at byte 1 (nouveau's dcb_i2c_parse) */
+            p->drive = p->sense = rd08(b, e + 1);
+        }
         if (p->used && p->type != 0 && p->type != 4 && p->type != 5 &&
             p->type != 6) {
             nvbios_warn(b, "I2C table at 0x%x: port %u has unknown type %u "

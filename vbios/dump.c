@@ -238,7 +238,11 @@ void nvbios_dump_text(const NVBios *b, GString *out)
     if (b->i2c_offset) {
         g_string_append_printf(out, "I2C table at 0x%04x\n", b->i2c_offset);
         for (int i = 0; i < NVBIOS_MAX_I2C; i++) {
-            if (b->i2c[i].used) {
+            if (b->i2c[i].used && b->i2c[i].type == NVBIOS_I2C_NV4E) {
+                g_string_append_printf(out, "  port %d: type %u PCRTC 0x%06x\n",
+                                       i, b->i2c[i].type,
+                                       0x600800 + b->i2c[i].drive);
+            } else if (b->i2c[i].used) {
                 g_string_append_printf(out, "  port %d: type %u drive CR%02X "
                                        "sense CR%02X\n", i, b->i2c[i].type,
                                        b->i2c[i].drive, b->i2c[i].sense);

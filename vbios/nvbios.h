@@ -64,9 +64,18 @@ typedef struct NVBiosDcbEntry {
     uint8_t type, i2c, heads, connector, bus, location, or_mask;
 } NVBiosDcbEntry;
 
+/*
+ * The I2C port types nvdev knows: the bit-banged buses of NV04-NV4x in CRTC
+ * index registers, and C51's in a PCRTC word (nouveau's DCB_I2C_NV4E_BIT,
+ * envytools' "PCRTC": the register is 0x600800 + the entry's byte 1).
+ */
+#define NVBIOS_I2C_NV04 0
+#define NVBIOS_I2C_NV4E 4
+
 typedef struct NVBiosI2cPort {
-    uint8_t type;           /* 0 = NV04 bit-banged through CRTC registers */
-    uint8_t drive, sense;   /* CRTC indices (write / read) */
+    uint8_t type;           /* NVBIOS_I2C_NV04, _NV4E, 5, 6 (NVIO), 0x80 (PMGR) */
+    uint8_t drive, sense;   /* NV04: CRTC indices (write / read);
+                             * NV4E: both the PCRTC offset - 0x800 */
     bool used;
 } NVBiosI2cPort;
 

@@ -402,6 +402,40 @@ static void test_dcb40(void)
     g_byte_array_unref(rom);
 }
 
+/*
+ * C51's I2C ports (DCB type 4): the entry's byte 1 is the offset of a
+ * PCRTC word from 0x600800 (nouveau's dcb_i2c_parse, envytools' "PCRTC");
+ * the board file says "pcrtc:OFFSET", a word offset.
+ */
+static void test_nv4e_i2c(void)
+{
+    static const char *const bad[] = { "0x41", "0x100", "nowhere" };
+    GByteArray *rom = build_board("nv4e.ini");
+    GError *err = NULL;
+    NVBios b;
+
+    parse_ok(rom, &b);
+    g_assert_true(b.i2c[0].used && b.i2c[1].used && !b.i2c[2].used);
+    g_assert_cmpuint(b.i2c[0].type, ==, NVBIOS_I2C_NV4E);
+    g_assert_cmphex(b.i2c[0].drive, ==, 0x40);
+    g_assert_cmphex(b.i2c[0].sense, ==, 0x40);
+    g_assert_cmphex(b.i2c[1].drive, ==, 0x44);
+    g_assert_cmphex(b.data[b.i2c_offset + 4 + 1], ==, 0x40);
+    g_assert_cmphex(b.data[b.i2c_offset + 4 + 3], ==, 0x04);
+    g_byte_array_unref(rom);
+
+    for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+        g_autofree char *text = g_strdup_printf(
+            "[board]\ndevice=0x0240\nbit=true\nbios_version=5.51.00.00\n"
+            "vram_mb=64\ndcb_version=0x30\n[i2c]\nport0=pcrtc:%s\n"
+            "[output0]\ntype=crt\ni2c=0\nconf=0x23\n", bad[i]);
+        g_assert_null(build_text(text, &err));
+        g_assert_error(err, NVBIOS_ERROR, NVBIOS_ERR_BOARD);
+        g_assert_nonnull(strstr(err->message, "pcrtc:OFFSET"));
+        g_clear_error(&err);
+    }
+}
+
 /* Every opcode's table entry agrees with itself. */
 static void test_opcode_table(void)
 {
@@ -795,6 +829,7 @@ int main(int argc, char **argv)
     g_test_add_func("/nvbios/nv43-go/panel", test_nv43_go_panel);
     g_test_add_func("/nvbios/bmp-versions", test_bmp_versions);
     g_test_add_func("/nvbios/dcb40", test_dcb40);
+    g_test_add_func("/nvbios/nv4e-i2c", test_nv4e_i2c);
     g_test_add_func("/nvbios/opcodes", test_opcode_table);
     g_test_add_func("/nvbios/script-forms", test_script_forms);
     g_test_add_func("/nvbios/errors", test_errors);
