@@ -159,6 +159,7 @@ static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x4a, "NV44A", &nv40_family },
 	{ 0x4b, "G73", &nv40_family },
 	{ 0x4c, "C61", &nv40_family, .igp = true },
+	{ 0x4e, "C51", &nv40_family, .igp = true },
 	{ 0x63, "C73", &nv40_family, .igp = true },
 	{ 0x67, "C67", &nv40_family, .igp = true },
 	{ 0x68, "C68", &nv40_family, .igp = true },

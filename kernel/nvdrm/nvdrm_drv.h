@@ -129,8 +129,13 @@ struct nvdrm_dcb_output {
 	u8 type, i2c, heads, connector, location, or;
 };
 
+/* DCB I2C port types: CRTC index registers; C51's PCRTC words */
+#define NVDRM_I2C_NV04	0
+#define NVDRM_I2C_NV4E	4
+
 struct nvdrm_i2c_port {
-	u8 drive, sense;	/* CRTC index registers */
+	u8 type;
+	u8 drive, sense;	/* NV04: CRTC indices; NV4E: offset from 0x600800 */
 	bool used;
 };
 
@@ -192,6 +197,7 @@ struct nvdrm_i2c_bus {
 	struct nvdrm_device *ndev;
 	struct i2c_adapter adapter;
 	struct i2c_algo_bit_data bit;
+	u8 type;
 	u8 drive, sense;
 	bool registered;
 };

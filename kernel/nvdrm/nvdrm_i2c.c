@@ -2,16 +2,30 @@
 /*
  * nvdrm: the I2C buses of NV04..NV4x, bit-banged through a pair of
  * extended CRTC registers on head A that the VBIOS I2C table names (drive:
- * bit 5 SCL, bit 4 SDA, bit 0 enable; sense: bit 2 SCL, bit 3 SDA), driven
- * by the kernel's i2c-algo-bit.
+ * bit 5 SCL, bit 4 SDA, bit 0 enable; sense: bit 2 SCL, bit 3 SDA), or on
+ * C51 through a PCRTC word (DCB type 4), driven by the kernel's
+ * i2c-algo-bit.
  */
 #include <linux/jiffies.h>
 
 #include "nvdrm_drv.h"
 
+/*
+ * C51's ports: a word in head A's PCRTC, SCL out in bit 5 and SDA out in
+ * bit 4 (bit 0 kept set), SCL in at bit 18 and SDA in at bit 19.
+ */
+#define NV4E_I2C(bus)	(0x600800 + (bus)->drive)
+
 static void nvdrm_i2c_drive(struct nvdrm_i2c_bus *bus, u8 bit, int state)
 {
-	u8 val = nvdrm_rd_cr(bus->ndev, 0, bus->drive);
+	u8 val;
+
+	if (bus->type == NVDRM_I2C_NV4E) {
+		val = nv_rd32(bus->ndev, NV4E_I2C(bus)) & (0x30 & ~bit);
+		nv_wr32(bus->ndev, NV4E_I2C(bus), val | (state ? bit : 0) | 0x01);
+		return;
+	}
+	val = nvdrm_rd_cr(bus->ndev, 0, bus->drive);
 
 	if (state)
 		val |= bit;
@@ -34,6 +48,8 @@ static int nvdrm_i2c_getscl(void *data)
 {
 	struct nvdrm_i2c_bus *bus = data;
 
+	if (bus->type == NVDRM_I2C_NV4E)
+		return !!(nv_rd32(bus->ndev, NV4E_I2C(bus)) & BIT(18));
 	return !!(nvdrm_rd_cr(bus->ndev, 0, bus->sense) & 0x04);
 }
 
@@ -41,6 +57,8 @@ static int nvdrm_i2c_getsda(void *data)
 {
 	struct nvdrm_i2c_bus *bus = data;
 
+	if (bus->type == NVDRM_I2C_NV4E)
+		return !!(nv_rd32(bus->ndev, NV4E_I2C(bus)) & BIT(19));
 	return !!(nvdrm_rd_cr(bus->ndev, 0, bus->sense) & 0x08);
 }
 
@@ -55,6 +73,7 @@ int nvdrm_i2c_init(struct nvdrm_device *ndev)
 		if (!port->used)
 			continue;
 		bus->ndev = ndev;
+		bus->type = port->type;
 		bus->drive = port->drive;
 		bus->sense = port->sense;
 		bus->bit = (struct i2c_algo_bit_data) {
@@ -69,9 +88,15 @@ int nvdrm_i2c_init(struct nvdrm_device *ndev)
 		bus->adapter.owner = THIS_MODULE;
 		bus->adapter.dev.parent = &ndev->pdev->dev;
 		bus->adapter.algo_data = &bus->bit;
-		snprintf(bus->adapter.name, sizeof(bus->adapter.name),
-			 "nvdrm %s bus %d (CR%02X/CR%02X)", pci_name(ndev->pdev),
-			 i, port->drive, port->sense);
+		if (port->type == NVDRM_I2C_NV4E)
+			snprintf(bus->adapter.name, sizeof(bus->adapter.name),
+				 "nvdrm %s bus %d (PCRTC 0x%06x)",
+				 pci_name(ndev->pdev), i, NV4E_I2C(bus));
+		else
+			snprintf(bus->adapter.name, sizeof(bus->adapter.name),
+				 "nvdrm %s bus %d (CR%02X/CR%02X)",
+				 pci_name(ndev->pdev), i, port->drive,
+				 port->sense);
 		ret = i2c_bit_add_bus(&bus->adapter);
 		if (ret) {
 			drm_err(&ndev->drm, "I2C bus %d: %d\n", i, ret);

@@ -397,10 +397,17 @@ static int parse_dcb(struct nvdrm_device *ndev)
 
 			if (ver < 0x30)
 				type &= 7;
-			if (type != 0)		/* NV04-style bit-banging only */
+			if (type == NVDRM_I2C_NV04) {
+				vb->i2c[i].drive = vb08(vb, e);
+				vb->i2c[i].sense = vb08(vb, e + 1);
+			} else if (type == NVDRM_I2C_NV4E) {
+				/* one word, at 0x600800 + byte 1 */
+				vb->i2c[i].drive = vb08(vb, e + 1);
+				vb->i2c[i].sense = vb->i2c[i].drive;
+			} else {
 				continue;
-			vb->i2c[i].drive = vb08(vb, e);
-			vb->i2c[i].sense = vb08(vb, e + 1);
+			}
+			vb->i2c[i].type = type;
 			vb->i2c[i].used = true;
 		}
 	}
@@ -422,6 +429,7 @@ static void fabricate_outputs(struct nvdrm_device *ndev)
 		u8 drive = vb->bmp_offset ? vb08(vb, ent + 4 + 2 * i) : 0;
 		u8 sense = vb->bmp_offset ? vb08(vb, ent + 5 + 2 * i) : 0;
 
+		vb->i2c[i].type = NVDRM_I2C_NV04;
 		vb->i2c[i].drive = drive ? drive : defaults[i][0];
 		vb->i2c[i].sense = sense ? sense : defaults[i][1];
 		vb->i2c[i].used = true;
