@@ -93,6 +93,11 @@ static const NVChipset nv_chipsets[] = {
      */
     { "NV20", 0x20, NV_20, 0x020000a1, 0x0200, 0x0203, PFB10 | RAM1218, 64 },
     { "NV25", 0x25, NV_20, 0x025000a1, 0x0250, 0x025f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 128 },
+    /* NV2A: the Xbox's GPU, NV25's display with an NV20-style graphics
+     * context (nouveau's nv2a_gr); nouveau drives it as NV25 otherwise.
+     * On the Xbox it sits behind the MCPX's AGP bridge with unified
+     * memory and no VBIOS; here it is a PCI card with a ROM. */
+    { "NV2A", 0x2a, NV_20, 0x02a000a1, 0x02a0, 0x02a0, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 64 },
     { "NV28", 0x28, NV_20, 0x028000a1, 0x0280, 0x028f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 128 },
     { "NV30", 0x30, NV_30, 0x030000a1, 0x0300, 0x030f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218, 128 },
     { "NV31", 0x31, NV_30, 0x031000a1, 0x0310, 0x031f, PFB10 | HEADS | XTAL27 | DAC17 | RAM1218 | PLL2, 128 },
