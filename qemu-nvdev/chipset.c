@@ -22,6 +22,7 @@
 #define RAMIN512 NV_CAP_RAMIN_512K
 #define GART44 NV_CAP_NV44_GART
 #define I2C4E NV_CAP_NV4E_I2C
+#define NFORCE NV_CAP_NFORCE
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM
@@ -32,6 +33,10 @@ static const NVChipset nv_chipsets[] = {
     { "NV11", 0x11, NV_11, 0x011000a1, 0x0110, 0x0113, PFB10 | HEADS | LOCK2,  32 },
     { "NV15", 0x15, NV_10, 0x015000a1, 0x0150, 0x0153, PFB10,                  32 },
     { "NV17", 0x17, NV_11, 0x017000a1, 0x0170, 0x017f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
+    /* the nForce IGPs: nForce (NV1A, NV15's core on one head) and nForce2
+     * (NV1F, NV17's with two); memory from the host bridge (nforce.c) */
+    { "nForce", 0x1a, NV_10, 0x01a000a1, 0x01a0, 0x01a0, PFB10 | NFORCE, 32 },
+    { "nForce2", 0x1f, NV_11, 0x01f000a1, 0x01f0, 0x01f0, PFB10 | HEADS | XTAL27 | DAC17 | NFORCE, 64 },
     { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
     /* NV40 is AGP with nv04-style GART DMA objects; NV41+ have the PCIE GART */
     { "NV40", 0x40, NV_40, 0x040000a1, 0x0040, 0x0044, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAM1218, 256,

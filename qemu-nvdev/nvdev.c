@@ -405,7 +405,21 @@ static bool nvdev_board_config(NVDevState *s, Error **errp)
         s->vram_mb = s->chip->default_vram_mb;
         s->ram_type = NVBIOS_RAM_SDRAM;
     }
-    if (s->prop_vram_mb) {
+    if (s->chip->caps & NV_CAP_NFORCE) {
+        /* an nForce IGP: what the host bridge sets aside (nv1a_ram_new) */
+        uint32_t mb = nv_nforce_stolen_mb(pci_get_bus(PCI_DEVICE(s)), errp);
+
+        if (!mb) {
+            return false;
+        }
+        if (mb & (mb - 1) || (s->prop_vram_mb && s->prop_vram_mb != mb)) {
+            error_setg(errp, "nvdev: the nForce sets aside %u MiB: nvdev "
+                       "needs a power of two%s", mb, s->prop_vram_mb ?
+                       ", and vram_mb= must say the same" : "");
+            return false;
+        }
+        s->vram_mb = mb;
+    } else if (s->prop_vram_mb) {
         if (s->prop_vram_mb & (s->prop_vram_mb - 1) ||
             s->prop_vram_mb < lo || s->prop_vram_mb > hi) {
             error_setg(errp, "nvdev: vram_mb=%u: a %s has a power of two "

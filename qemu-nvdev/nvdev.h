@@ -17,6 +17,7 @@
 #include "nvbios.h"
 
 #define TYPE_NVDEV "nvdev"
+#define TYPE_NVDEV_NFORCE "nvdev-nforce"
 #define TYPE_NVDEV_CH7006 "nvdev-ch7006"
 OBJECT_DECLARE_SIMPLE_TYPE(NVDevState, NVDEV)
 
@@ -52,6 +53,9 @@ typedef enum {
 #define NV_CAP_RAMIN_512K   (1u << 12)
 #define NV_CAP_NV44_GART    (1u << 13)  /* NV44-class PCIE GART, table in VRAM */
 #define NV_CAP_NV4E_I2C     (1u << 14)  /* C51: I2C ports may be PCRTC words */
+/* an nForce IGP (NV1A, NV1F): its memory is what the host bridge's
+ * function 1 sets aside (nforce.c) */
+#define NV_CAP_NFORCE       (1u << 15)
 
 typedef struct NVChipset {
     const char *name;
@@ -353,6 +357,7 @@ bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
 
 /* i2c.c */
 bool nv_i2c_init(NVDevState *s, Error **errp);
+uint32_t nv_nforce_stolen_mb(PCIBus *bus, Error **errp);
 NVI2CPort *nv_i2c_port(NVDevState *s, int index);
 bool nv_i2c_attach_monitor(NVDevState *s, int port, const char *what,
                            Error **errp);

@@ -202,8 +202,10 @@ static const FifoGen *fifo_gen(NVDevState *s)
     if (s->chip->family == NV_04) {
         return &gen_nv04;
     }
-    /* NV17+ PFIFO: the NV10 one plus semaphores (nouveau fifo/nv17.c) */
-    return s->chip->chipset >= 0x17 ? &gen_nv17 : &gen_nv10;
+    /* NV17+ PFIFO: the NV10 one plus semaphores (nouveau fifo/nv17.c);
+     * the nForce IGP (NV1A) came after NV17 with NV10's */
+    return s->chip->chipset >= 0x17 && s->chip->chipset != 0x1a ?
+           &gen_nv17 : &gen_nv10;
 }
 
 uint32_t nv_pfifo_nr_channels(NVDevState *s)

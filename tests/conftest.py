@@ -114,3 +114,17 @@ def device(qemu, board_info, tmp_path):
             args += ['-d', 'guest_errors,unimp', '-D', str(tmp_path / 'qemu.log')]
         return NVDevQtest(qemu, board_info(board).rom, extra, args=args)
     return make
+
+
+@pytest.fixture(scope='session')
+def start_qemu(qemu):
+    """start_qemu(device) -> the CompletedProcess of QEMU started with that
+    one -device and nothing to run (accel=qtest, no qtest client): for
+    configurations QEMU must refuse, with the message it gives."""
+    def run(dev):
+        return subprocess.run([qemu, '-L', '/usr/share/seabios', '-nodefaults',
+                               '-display', 'none', '-machine', 'pc,accel=qtest',
+                               '-device', dev],
+                              capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    return run

@@ -14,7 +14,7 @@ import pytest
 
 from nvdevkit import png, report, trace
 
-ACCEL_BOARDS = ['nv04', 'nv05', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv20', 'nv25', 'nv28', 'nv2a',
+ACCEL_BOARDS = ['nv04', 'nv05', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv1a', 'nv1f', 'nv20', 'nv25', 'nv28', 'nv2a',
                 'nv30', 'nv31', 'nv34', 'nv35', 'nv36', 'nv43', 'nv43-go',
                 'nv40', 'nv41', 'nv42', 'nv45', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
                 'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68']
@@ -86,11 +86,11 @@ def test_fbcon_accelerated_equals_cpu_drawn(boot_board, board, bpp):
 
 # ---- the in-guest client (harness/guest/nvaccel.c) -----------------------
 
-CLIENT_BOARDS = ['nv04', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv20', 'nv25', 'nv2a', 'nv30', 'nv31',
+CLIENT_BOARDS = ['nv04', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv1a', 'nv1f', 'nv20', 'nv25', 'nv2a', 'nv30', 'nv31',
                  'nv34', 'nv43', 'nv40', 'nv41', 'nv42', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
                  'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68']
 # nouveau_drm.c: NV17_CHANNEL_DMA and NV40_CHANNEL_DMA get nv17_fence
-SEMAPHORE_BOARDS = {'nv17', 'nv18', 'nv20', 'nv25', 'nv2a', 'nv30', 'nv31', 'nv34', 'nv43', 'nv40',
+SEMAPHORE_BOARDS = {'nv17', 'nv18', 'nv1f', 'nv20', 'nv25', 'nv2a', 'nv30', 'nv31', 'nv34', 'nv43', 'nv40',
                     'nv41', 'nv42', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
                     'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68'}
 

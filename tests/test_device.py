@@ -148,12 +148,8 @@ def test_backlight_pwm_is_nv4x_only(device, tmp_path):
     ('nv43-go', 'panel=100x100', ['100x100', '320x200 to 4095x4095']),
     ('nv43-go', 'panel=/nonexistent', ['cannot read EDID']),
 ])
-def test_bad_panel_is_refused(qemu, board_info, board, props, words):
-    r = subprocess.run([qemu, '-L', '/usr/share/seabios', '-nodefaults',
-                        '-display', 'none', '-machine', 'pc,accel=qtest',
-                        '-device', f'nvdev,vbios={board_info(board).rom},{props}'],
-                       capture_output=True, text=True, timeout=60,
-                       stdin=subprocess.DEVNULL)
+def test_bad_panel_is_refused(start_qemu, board_info, board, props, words):
+    r = start_qemu(f'nvdev,vbios={board_info(board).rom},{props}')
     assert r.returncode == 1, f'QEMU exit {r.returncode}: {r.stderr}'
     for w in words:
         assert w in r.stderr, r.stderr

@@ -1,4 +1,12 @@
-"""The NV4x IGPs.  C51's I2C buses are not CRTC index registers but words
+"""The IGPs.  NV1A (nForce) and NV1F (nForce2) have no memory of their
+own: nouveau asks the host bridge's memory controller how much the chipset
+set aside (nvkm/subdev/fb/ramnv1a.c: 00.1 config 0x7c bits 10:6 on
+nForce, 0x84 bits 10:4 on nForce2, plus one) and how fast it runs
+(dispnv04/hw.c: 00.3 0x6c bits 11:8 a divider of 400 MHz on nForce, 00.5
+0x4c in Hz on nForce2); the qtests read those functions with nouveau's
+formulas, written here, and the boots check what nouveau makes of them.
+
+C51's I2C buses are not CRTC index registers but words
 in head A's PCRTC, at 0x600800 plus the offset the DCB I2C entry (type 4)
 gives: SCL out in bit 5, SDA out in bit 4, bit 0 kept set, SCL in at bit 18
 and SDA in at bit 19 (nouveau's nvkm/subdev/i2c/busnv4e.c).  The qtest
@@ -131,3 +139,42 @@ def test_c51_edid_over_the_pcrtc_port(boot_board, driver):
 def test_c51_nothing_plugged_in(boot_board, driver):
     b = boot_board(BOARD, driver=driver, monitor0='none')
     assert vga(b)['status'] == 'disconnected'
+
+
+# ---- nForce, nForce2 ------------------------------------------------------
+
+def host_cfg(d, fn, reg):
+    d.q(f'outl 0xcf8 {0x80000000 | fn << 8 | reg:#x}')
+    return int(d.q('inl 0xcfc').split()[1], 0)
+
+
+@pytest.mark.parametrize('board,mib,mclk_khz', [('nv1a', 32, 133333), ('nv1f', 64, 133333)])
+def test_nforce_host_bridge_says_what_is_set_aside(device, board_info, board, mib, mclk_khz):
+    assert board_info(board).num('vram_mb') == mib
+    with device(board) as d:
+        assert host_cfg(d, 0, 0x0c) >> 16 & 0x80, 'function 0 must say multifunction'
+        assert host_cfg(d, 1, 0x00) & 0xffff == 0x10de
+        if board == 'nv1a':
+            assert ((host_cfg(d, 1, 0x7c) >> 6) & 31) + 1 == mib
+            p = (host_cfg(d, 3, 0x6c) >> 8) & 0xf
+            assert abs(400000 / p - mclk_khz) < 400000 / p / 10
+        else:
+            assert ((host_cfg(d, 1, 0x84) >> 4) & 127) + 1 == mib
+            assert host_cfg(d, 5, 0x4c) // 1000 == mclk_khz
+        assert host_cfg(d, 1, 0x7c) >> 12 & 1, 'DDR (what arb.c reads)'
+        assert d.rd32(0x10020c) == mib << 20
+
+
+def test_nforce_igp_without_its_host_bridge_is_refused(start_qemu, board_info):
+    r = start_qemu(f'nvdev,vbios={board_info("nv1a").rom}')
+    assert r.returncode == 1, f'QEMU exit {r.returncode}: {r.stderr}'
+    assert 'takes its memory from the host bridge' in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize('board,mib', [('nv1a', 16), ('nv1f', 128)])
+def test_nouveau_sizes_stolen_memory_from_the_host_bridge(boot_board, board, mib):
+    """The share is the chipset's setting, not the card's: a board booted
+    with another one gets nouveau's "N MiB stolen system memory" for it."""
+    b = boot_board(board, vram_mb=mib)
+    assert report.vram(b) == (mib, 'stolen'), report.vram(b)
+    assert report.bound_driver(b) == 'nouveau'

@@ -5,7 +5,7 @@ import pytest
 
 from nvdevkit import report
 
-BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv20', 'nv25', 'nv28', 'nv2a', 'nv30',
+BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv15', 'nv17', 'nv18', 'nv1a', 'nv1f', 'nv20', 'nv25', 'nv28', 'nv2a', 'nv30',
           'nv31', 'nv34', 'nv35', 'nv36', 'nv43', 'nv43-go',
           'nv40', 'nv41', 'nv42', 'nv45', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
           'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68']
@@ -37,6 +37,8 @@ def test_vram_size(boot_board, board_info, board):
     assert got is not None, 'nouveau logged no "fb: N MiB" line'
     assert got[0] == want, f'nouveau sized VRAM as {got[0]} MiB, board has {want}'
     ram = {'sdram': 'SDRAM', 'ddr': 'DDR1', 'sgram': 'SGRAM'}[board_info(board).get('ram_type')]
+    if board_info(board).get('chipset').startswith('nForce'):
+        ram = 'stolen'          # nv1a_ram_new: NVKM_RAM_TYPE_STOLEN
     assert got[1] == ram
 
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from . import build, initramfs, paths
+from . import build, initramfs, paths, platform
 
 # Virtual time: 2^4 ns per guest instruction, never sleeping, fixed RTC.
 ICOUNT = 'shift=4,sleep=off'
@@ -103,6 +103,7 @@ def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
                      f'file,id=rep,path={os.path.join(outdir, "report.log")}'),
         '-serial', 'chardev:rep',
         '-qmp', f'unix:{os.path.join(outdir, "qmp.sock")},server=on,wait=off',
+    ] + platform.machine_args(rom, props) + [
         '-device', dev,
         '-d', 'guest_errors,unimp', '-D', os.path.join(outdir, 'qemu.log'),
     ] + list(extra)

@@ -4,7 +4,7 @@ import shutil
 import sys
 import tempfile
 
-from . import build
+from . import build, platform
 
 BAR0 = 0xe0000000
 BAR1 = 0xd0000000
@@ -30,9 +30,10 @@ class NVDevQtest:
         if device_props:
             dev += ',' + device_props
         cls = _qtest_machine_class()
+        props = dict(p.split('=', 1) for p in device_props.split(',') if '=' in p)
         self.vm = cls(qemu, args=['-L', '/usr/share/seabios', '-L',
-                                  '/usr/share/qemu', '-nodefaults',
-                                  '-machine', 'pc', '-device', dev] + list(args),
+                                  '/usr/share/qemu', '-nodefaults', '-machine', 'pc']
+                      + platform.machine_args(rom, props) + ['-device', dev] + list(args),
                       base_temp_dir=self.tmp)
 
     def __enter__(self):

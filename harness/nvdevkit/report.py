@@ -81,10 +81,12 @@ def connectors(boot):
 
 
 def bound_driver(boot, vendor='0x10de'):
+    """The driver of the vendor's display device (an nForce IGP's host
+    bridge functions are the vendor's too)."""
     if not boot.report:
         return None
     for d in boot.report['pci']:
-        if d['vendor'] == vendor:
+        if d['vendor'] == vendor and d.get('class', '0x03').startswith('0x03'):
             return d['driver']
     return None
 
