@@ -52,3 +52,20 @@ def test_an_impossible_size_is_refused(built, dump, tmp_path):
                     timeout=60, outdir=str(tmp_path), built=built)
     assert b.report is None
     assert 'vram_mb=12: a NV04 has a power of two from 4 to 32 MiB' in report.summary(b)
+
+
+def test_a_bad_checksum_is_reported_not_refused(boot_board, board_info, tmp_path):
+    """A ROM whose bytes do not sum to zero: the card serves it all the
+    same, QEMU says so, and nouveau takes it with the score shadow.c gives
+    a bad checksum from a read-only source (1 + 1, where a good one gets
+    1 + 3) and drives the card."""
+    data = bytearray(open(board_info('nv11-ch7006').rom, 'rb').read())
+    data[0x3000] ^= 0x10
+    rom = tmp_path / 'bad-sum.rom'
+    rom.write_bytes(bytes(data))
+    b = boot_board('bad-sum', vbios=str(rom))
+    assert report.bound_driver(b) == 'nouveau', report.summary(b)
+    v = report.vbios(b)
+    assert v['source'] == 'PROM' and v['score'] == 2 and not v['checksum_ok'], v
+    assert 'bad checksum: bytes sum to 0x10' in b.qemu_stderr, b.qemu_stderr
+    assert report.connectors(b), 'no connectors: nouveau did not get far'

@@ -23,7 +23,8 @@ GQuark nvbios_error_quark(void);
 typedef enum {
     NVBIOS_ERR_TRUNCATED,   /* a structure runs past the end of the file */
     NVBIOS_ERR_SIGNATURE,   /* 0x55AA / PCIR / table signature wrong */
-    NVBIOS_ERR_CHECKSUM,    /* 8-bit sum of an image (or BMP header) != 0 */
+    NVBIOS_ERR_CHECKSUM,    /* (unused: a bad sum is a warning, a card serves
+                             * its ROM whatever it sums to) */
     NVBIOS_ERR_POINTER,     /* a table pointer points outside the image */
     NVBIOS_ERR_VERSION,     /* a table version we (and nouveau) don't know */
     NVBIOS_ERR_BOARD,       /* a board description is malformed */

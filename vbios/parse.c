@@ -165,11 +165,27 @@ static bool parse_images(NVBios *b, GError **errp)
                  b->size - base);
         }
         if (type == 0x00) {
+            /*
+             * A card serves what its ROM holds, whatever it sums to; a
+             * bad sum is reported, not refused.  Some real images sum to
+             * zero over the option ROM's own size byte (+2, in 512-byte
+             * blocks) rather than over the PCIR length (a RIVA TNT dump:
+             * 0x8800 bytes, PCIR 0x8000); nouveau sums the PCIR length.
+             */
             uint8_t sum = nvbios_sum(b->data + base, size);
-            if (sum) {
-                FAIL(NVBIOS_ERR_CHECKSUM,
-                     "image %u at 0x%x: bad checksum: bytes sum to 0x%02x "
-                     "over 0x%x bytes, must be 0x00", idx, base, sum, size);
+            uint32_t legacy = rd08(b, base + 2) * 512u;
+
+            if (sum && legacy && legacy != size && have(b, base, legacy) &&
+                !nvbios_sum(b->data + base, legacy)) {
+                nvbios_warn(b, "image %u at 0x%x: sums to 0 over its size "
+                            "byte's 0x%x bytes, not over the PCIR length "
+                            "0x%x (nouveau sums the PCIR length and will "
+                            "call the checksum bad)", idx, base, legacy,
+                            size);
+            } else if (sum) {
+                nvbios_warn(b, "image %u at 0x%x: bad checksum: bytes sum "
+                            "to 0x%02x over 0x%x bytes, should be 0x00",
+                            idx, base, sum, size);
             }
         }
         if (idx == 0) {
@@ -248,9 +264,10 @@ static bool parse_bmp(NVBios *b, GError **errp)
              o, b->bmp_major, b->bmp_minor);
     }
     if (nvbios_sum(b->data + o, 8)) {
-        FAIL(NVBIOS_ERR_CHECKSUM,
-             "BMP at 0x%x: header checksum 0x%02x over 8 bytes, must be 0",
-             o, nvbios_sum(b->data + o, 8));
+        /* read all the same (a card does not check); nouveau refuses it */
+        nvbios_warn(b, "BMP at 0x%x: header checksum 0x%02x over 8 bytes, "
+                    "should be 0 (nouveau refuses this BMP)", o,
+                    nvbios_sum(b->data + o, 8));
     }
     if (!in_image(b, o, len)) {
         FAIL(NVBIOS_ERR_TRUNCATED, "BMP %u.%02x at 0x%x: structure (%u "
