@@ -2,8 +2,6 @@
 the PROM window and its enable bit, the PCI mirror, unimplemented
 registers flagged in the trace, the NV4x backlight PWM, the panel
 property."""
-import subprocess
-
 import pytest
 
 from nvdevkit import trace
