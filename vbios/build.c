@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OFF_BOARD   0x0060
+#define OFF_HWINFO  0x0058      /* real images' strap overrides, to 0x6b */
+#define OFF_BOARD   0x0070
 #define OFF_PCIR    0x00a0
 #define OFF_BMP     0x0100
 #define OFF_HEAP    0x0200
@@ -396,22 +397,39 @@ static uint32_t dcb15_conn(const Output *o)
            (o->location & 0xf) << 21 | (o->bus & 7) << 25;
 }
 
-static bool build_i2c(Builder *b, GError **errp, uint32_t *at)
+/*
+ * The I2C table.  From DCB 3.0 it has a 5-byte header, as on real images:
+ * version, header and entry sizes, entry count, and a byte of two default
+ * port indices (the first CRT output's, low nibble, and the first TV
+ * output's, or 0 and 1 where there is none; envytools' def[0], def[1]).
+ */
+static bool build_i2c(Builder *b, const Output *out, int n, GError **errp,
+                      uint32_t *at)
 {
     bool hdr = b->dcb_version >= 0x30;
-    uint32_t e = alloc(b, (hdr ? 4 : 0) + 4 * NVBIOS_MAX_I2C, "I2C table",
+    uint32_t e = alloc(b, (hdr ? 5 : 0) + 4 * NVBIOS_MAX_I2C, "I2C table",
                        errp);
+    unsigned def[2] = { 0xff, 0xff };
 
     if (!e) {
         return false;
     }
     *at = e;
     if (hdr) {
+        for (int i = 0; i < n; i++) {
+            unsigned k = out[i].type == NVBIOS_OUTPUT_ANALOG ? 0 :
+                         out[i].type == NVBIOS_OUTPUT_TV ? 1 : 2;
+            if (k < 2 && def[k] == 0xff) {
+                def[k] = out[i].i2c & 0xf;
+            }
+        }
         put8(b, e, b->dcb_version >= 0x40 ? 0x40 : 0x30);
-        put8(b, e + 1, 4);
+        put8(b, e + 1, 5);
         put8(b, e + 2, NVBIOS_MAX_I2C);
         put8(b, e + 3, 4);
-        e += 4;
+        put8(b, e + 4, (def[0] == 0xff ? 0 : def[0]) |
+                       (def[1] == 0xff ? 1 : def[1]) << 4);
+        e += 5;
     }
     for (int i = 0; i < NVBIOS_MAX_I2C; i++) {
         g_autofree char *key = g_strdup_printf("port%d", i);
@@ -531,18 +549,23 @@ static bool build_dcb(Builder *b, GError **errp)
         hdr = 4;
         len = 10;
     } else if (ver < 0x30) {
-        hdr = len = 8;
-        if (g_key_file_has_group(b->kf, "gpio")) {
-            /* DCB 2.2 pre-header: 0x13 bytes ending in its own length,
-             * the GPIO table pointer at -0x0f */
-            uint32_t pre = alloc(b, 0x13, "DCB 2.2 pre-header", errp);
-            if (!pre) {
-                return false;
-            }
-            put8(b, pre + 0x12, 0x13);
+        /*
+         * DCB 2.x: a pre-header before it, as real images have (envytools'
+         * "RDCB"): 0x18 bytes ending in its version 0x16; from 2.2 the
+         * GPIO table pointer is at -0x0f (nouveau wants the last byte
+         * >= 0x13 for that), the input devices' at -3.
+         */
+        uint32_t pre = alloc(b, 0x18, "DCB 2.x pre-header", errp);
+
+        if (!pre) {
+            return false;
         }
+        put8(b, pre + 0x17, 0x16);
+        hdr = len = 8;
     } else {
-        hdr = 0x16;         /* up to the connector table pointer */
+        /* 23 bytes, as on real images: pointers up to the connector
+         * table's at +0x14, then a byte at +0x16 (0 here) */
+        hdr = 0x17;
         len = 8;
     }
     dcb = alloc(b, hdr + (n + 1) * len, "DCB", errp);
@@ -575,7 +598,7 @@ static bool build_dcb(Builder *b, GError **errp)
     }
     put32(b, e, NVBIOS_OUTPUT_EOL);     /* end marker entry */
 
-    if (!build_i2c(b, errp, &i2c)) {
+    if (!build_i2c(b, out, n, errp, &i2c)) {
         return false;
     }
     put16(b, dcb + (ver >= 0x30 ? 4 : 2), i2c);
@@ -1071,7 +1094,9 @@ static bool build_daccmp(Builder *b, GError **errp)
         return false;
     }
     put8(b, b->daccmp, 0x10);
-    put8(b, b->daccmp + 1, 4);
+    put8(b, b->daccmp + 1, 4);          /* header length */
+    put8(b, b->daccmp + 2, 4);          /* entry length */
+    put8(b, b->daccmp + 3, 2);          /* entries: DAC, TV DAC */
     put32(b, b->daccmp + 4, dac);
     put32(b, b->daccmp + 8, tv);
     return true;
@@ -1081,7 +1106,9 @@ static bool build_daccmp(Builder *b, GError **errp)
 
 /*
  * BIT: "\xff\xb8BIT", version 1.0, then 6-byte entries {id, version,
- * length, pointer}: 'i' (version, feature byte, DAC load values), 'I' (the
+ * length, pointer}: 'i' (version 2 as on real NV4x images, 0x19 bytes:
+ * version, feature byte, DAC load values, build date, the PCI device ID
+ * the image was built for), 'I' (the
  * init table), 'C' (PLL limits), 'D' (display), 'M' (memory), 'P'
  * (performance), 'T' (TMDS), 'L' (LVDS), each with the
  * length nouveau checks for.
@@ -1090,7 +1117,7 @@ static bool build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
                       GError **errp)
 {
     struct { char id; uint8_t version; uint16_t len; uint32_t off; } e[] = {
-        { 'i', 1, 15, 0 }, { 'I', 1, 14, 0 }, { 'C', 1, 10, 0 },
+        { 'i', 2, 0x19, 0 }, { 'I', 1, 14, 0 }, { 'C', 1, 10, 0 },
         { 'D', 1, 4, 0 }, { 'M', 1, 5, 0 }, { 'P', 1, 20, 0 },
         { 'T', 1, 2, 0 }, { 'L', 1, 2, 0 },
     };
@@ -1124,6 +1151,8 @@ static bool build_bit(Builder *b, const uint8_t ver[4], uint64_t feature,
     }
     put8(b, e[0].off + 5, feature);
     put16(b, e[0].off + 13, b->daccmp);
+    memcpy(b->rom + e[0].off + 0x0f, "01/01/06", 8);      /* MM/DD/YY */
+    put16(b, e[0].off + 0x17, b->rom[OFF_PCIR + 6] | b->rom[OFF_PCIR + 7] << 8);
     /* 'C': PLL limits pointer at +8 */
     put16(b, e[2].off + 8, b->pll);
     /* 'P': performance table pointer at +0 */
@@ -1347,6 +1376,16 @@ static bool build(Builder *b, GError **errp)
 
     if (!build_dcb(b, errp)) {
         return false;
+    }
+    if (b->dcb_version >= 0x20) {
+        /*
+         * The block real images from DCB 2.0 on have at 0x58: two strap
+         * override masks and values (none here), an MMIO init list
+         * pointer (none), signature 0xa5 at 0x6a and a byte that makes
+         * 0x58-0x6b sum to zero (envytools' "HWINFO ext").
+         */
+        put8(b, OFF_HWINFO + 0x12, 0xa5);
+        put8(b, OFF_HWINFO + 0x13, 0x100 - nvbios_sum(b->rom + OFF_HWINFO, 0x13));
     }
     return b->bit ? build_bit(b, ver, feature, errp)
                   : build_bmp(b, ver, feature, chip, errp);

@@ -289,6 +289,13 @@ bool nvbios_parse_dcb(NVBios *b, GError **errp)
             FAIL(NVBIOS_ERR_VERSION, "DCB at 0x%x: header length %u < 8",
                  dcb, hdr);
         }
+        if (hdr < 23) {
+            /* nouveau reads what it needs; parsers written from real
+             * dumps (envytools' nvbios) want the 23 bytes those have */
+            nvbios_warn(b, "DCB %d.%d at 0x%x: header length %u, real "
+                        "images' is 23", b->dcb_version >> 4,
+                        b->dcb_version & 0xf, dcb, hdr);
+        }
     } else if (b->dcb_version >= 0x20) {
         if (rd32(b, dcb + 4) != 0x4edcbdcb) {
             FAIL(NVBIOS_ERR_SIGNATURE, "DCB %d.%d at 0x%x: signature at +4 "

@@ -220,6 +220,11 @@ static void test_nv34_bit(void)
         g_assert_nonnull(nvbios_bit(&b, *id));
     }
     g_assert_cmphex(b.dcb_version, ==, 0x30);
+    g_assert_cmpuint(b.data[b.dcb_offset + 1], ==, 23);     /* as real images */
+    g_assert_cmpuint(nvbios_bit(&b, 'i')->version, ==, 2);
+    g_assert_cmpuint(nvbios_bit(&b, 'i')->length, ==, 0x19);
+    g_assert_cmphex(b.data[nvbios_bit(&b, 'i')->data + 0x17], ==, 0x22);  /* 0x0322 */
+    g_assert_cmpuint(b.n_warnings, ==, 0);
     g_assert_cmpuint(b.n_dcb, ==, 2);
     g_assert_cmpuint(b.dcb[1].type, ==, NVBIOS_OUTPUT_TMDS);
     g_assert_cmpuint(b.n_conn, ==, 2);
@@ -420,8 +425,9 @@ static void test_nv4e_i2c(void)
     g_assert_cmphex(b.i2c[0].drive, ==, 0x40);
     g_assert_cmphex(b.i2c[0].sense, ==, 0x40);
     g_assert_cmphex(b.i2c[1].drive, ==, 0x44);
-    g_assert_cmphex(b.data[b.i2c_offset + 4 + 1], ==, 0x40);
-    g_assert_cmphex(b.data[b.i2c_offset + 4 + 3], ==, 0x04);
+    g_assert_cmpuint(b.data[b.i2c_offset + 1], ==, 5);     /* as real images */
+    g_assert_cmphex(b.data[b.i2c_offset + 5 + 1], ==, 0x40);
+    g_assert_cmphex(b.data[b.i2c_offset + 5 + 3], ==, 0x04);
     g_byte_array_unref(rom);
 
     for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
@@ -599,8 +605,13 @@ static void script_table_unterminated(GByteArray *r, const NVBios *b)
     }
     fix_checksum(r);
 }
+static void dcb_short_header(GByteArray *r, const NVBios *b) { r->data[b->dcb_offset + 1] = 0x16; fix_checksum(r); }
 static void i2c_ptr_oor(GByteArray *r, const NVBios *b) { put16(r, b->dcb_offset + 4, 0xfffe); fix_checksum(r); }
-static void i2c_bad_type(GByteArray *r, const NVBios *b) { r->data[b->i2c_offset + 4 + 4 + 3] = 0x09; fix_checksum(r); }
+static void i2c_bad_type(GByteArray *r, const NVBios *b)
+{
+    r->data[b->i2c_offset + r->data[b->i2c_offset + 1] + 4 + 3] = 0x09;     /* port 1 */
+    fix_checksum(r);
+}
 static void i2c_port_unused(GByteArray *r, const NVBios *b) { r->data[b->i2c_offset + 3] = 0x07; fix_checksum(r); }
 static void gpio_ptr_oor(GByteArray *r, const NVBios *b) { put16(r, b->dcb_offset + 0x0a, 0xfffe); fix_checksum(r); }
 static void gpio_overlaps_dcb(GByteArray *r, const NVBios *b)
@@ -692,6 +703,7 @@ static void test_errors(void)
     expect("nv10.ini", dcb15_bad_type, NVBIOS_ERR_VERSION, "unknown output type 7");
     expect(nv11, i2c_port_unused, NVBIOS_ERR_POINTER, "marks unused");
     expect("nv34.ini", i2c_ptr_oor, NVBIOS_ERR_POINTER, "I2C table pointer 0xfffe");
+    expect("nv34.ini", dcb_short_header, -1, "header length 22, real images' is 23");
     expect("nv34.ini", i2c_bad_type, -1, "port 1 has unknown type 9");
     expect("nv34.ini", gpio_ptr_oor, NVBIOS_ERR_POINTER, "GPIO table pointer 0xfffe");
     expect("nv34.ini", gpio_overlaps_dcb, -1, "GPIO table at 0x");
