@@ -522,13 +522,14 @@ def ctxprog_firmware():
     .ctxvals for every NV40-family chipset (`nvctxprog gen all`)."""
     tool = os.path.join(build_tools(), 'nvctxprog')
     root = paths.cache('firmware', paths.digest(tool))
-    if not os.path.isdir(os.path.join(root, 'nouveau')):
-        tmp = tempfile.mkdtemp(dir=paths.cache())
-        run([tool, 'gen', 'all', '-o', os.path.join(tmp, 'nouveau')],
-            stdout=subprocess.DEVNULL)
-        shutil.rmtree(root, ignore_errors=True)
-        os.makedirs(os.path.dirname(root), exist_ok=True)
-        os.rename(tmp, root)
+    with build_lock():                  # test workers ask at the same time
+        if not os.path.isdir(os.path.join(root, 'nouveau')):
+            tmp = tempfile.mkdtemp(dir=paths.cache())
+            run([tool, 'gen', 'all', '-o', os.path.join(tmp, 'nouveau')],
+                stdout=subprocess.DEVNULL)
+            shutil.rmtree(root, ignore_errors=True)
+            os.makedirs(os.path.dirname(root), exist_ok=True)
+            os.rename(tmp, root)
     return root
 
 

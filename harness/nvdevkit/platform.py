@@ -26,7 +26,9 @@ def rom_pci_device(rom):
 
 
 def _board_vram_mb(rom):
-    tool = os.path.join(build.build_tools(), 'nvbios')
+    tool = os.path.join(build.tools_dir(), 'nvbios')
+    if not os.path.exists(tool):
+        build.build_tools()
     r = subprocess.run([tool, 'dump', rom, '--json'], capture_output=True, text=True)
     if r.returncode:
         return None
