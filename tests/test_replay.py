@@ -36,8 +36,11 @@ def test_replay_catches_a_different_board(boot_trace, qemu, tmp_path):
                str(path), '-o', str(rom)])
     n, mismatch, _ = replay.replay(boot_trace, str(rom), qemu=qemu)
     assert mismatch is not None, 'a 64 MiB board replayed a 32 MiB trace'
-    # the board record's VRAM size is at ROM offset 0x6a (nvbios.h)
-    assert mismatch.record.addr == 0x300068, replay.describe(boot_trace, mismatch)
+    # the board record ("NVDEVBRD", version, length, VRAM MiB: nvbios.h)
+    # holds the VRAM size in its 16 bits at +10, read as the word at +8
+    record = rom.read_bytes().find(b'NVDEVBRD')
+    assert record > 0
+    assert mismatch.record.addr == 0x300000 + record + 8, replay.describe(boot_trace, mismatch)
     assert (mismatch.got >> 16) & 0xffff == 64
     assert (mismatch.record.value >> 16) & 0xffff == 32
 

@@ -34,6 +34,7 @@ PACKAGES = [
     'busybox-static', 'libdrm-tests', 'seabios', 'qemu-system-data',
     # tests
     'python3-pytest', 'python3-pyflakes',
+    'python3-pytest-xdist',         # nvdev test: a guest per core
 ]
 
 QEMU_CONFIGURE = [

@@ -37,14 +37,25 @@ def cmd_test(args):
     rc = subprocess.run(['meson', 'test', '-C', tools, '--print-errorlogs']).returncode
     if rc:
         return rc
-    step('pytest tests/')
     env = dict(os.environ, PYTHONPATH=paths.repo('harness'))
     targets = args.pytest_args or [paths.repo('tests')]
-    rc = subprocess.run([sys.executable, '-m', 'pytest'] + targets,
+    opts = []
+    # one worker per core, each test file on one worker (its boots are
+    # shared by its tests); -n 0 or -j 1 runs serially
+    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
+    if jobs > 1 and not any(a == '-n' or a.startswith(('-n', '--numprocesses'))
+                            for a in targets):
+        opts += ['-n', str(jobs), '--dist', 'loadfile']
+    junit = os.path.abspath(args.junit or paths.cache('results', 'junit.xml'))
+    os.makedirs(os.path.dirname(junit), exist_ok=True)
+    opts += [f'--junitxml={junit}', '-o', 'junit_suite_name=nvdev']
+    step(f'pytest tests/ ({jobs} worker{"s" if jobs > 1 else ""})')
+    rc = subprocess.run([sys.executable, '-m', 'pytest'] + opts + targets,
                         env=env, cwd=paths.REPO).returncode
     if rc == 5:                  # pytest's code for "no tests collected"
         print('nvdev test: pytest collected no tests: that is a failure',
               file=sys.stderr)
+    print(f'nvdev test: JUnit XML in {junit}')
     return rc
 
 
@@ -89,7 +100,7 @@ def cmd_trace(args):
     elif args.action == 'bless':
         from . import golden
         for board in args.files:
-            print(f'blessed {golden.bless(board)}')
+            print(f'blessed {golden.bless(board, force=args.force)}')
     elif args.action == 'diff':
         if len(args.files) != 2:
             raise SystemExit('nvdev trace diff A B')
@@ -147,6 +158,10 @@ def main(argv=None):
     fz.add_argument('--replay', nargs='+', metavar='FILE.qtest',
                     help='run reproducers instead of fuzzing')
     t = sub.add_parser('test', help='meson test, then pytest over tests/')
+    t.add_argument('-j', '--jobs', type=int, metavar='N',
+                   help='pytest workers (default: one per core; 1 runs serially)')
+    t.add_argument('--junit', metavar='FILE',
+                   help='where the JUnit XML goes (default: the cache\'s results/junit.xml)')
     t.add_argument('pytest_args', nargs='*')
 
     tr = sub.add_parser('trace', help='register trace tools')
@@ -157,6 +172,8 @@ def main(argv=None):
                     help='replay: the board the trace was taken on')
     tr.add_argument('files', nargs='+')
     tr.add_argument('--raw', action='store_true', help='decode: show index writes')
+    tr.add_argument('--force', action='store_true',
+                    help='bless: write the trace even if the boot still matches it')
 
     be = sub.add_parser('bench', help='benchmarks, reported as side-by-side ratios')
     be.add_argument('what', choices=['boot', 'trace', 'accel'])

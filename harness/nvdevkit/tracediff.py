@@ -6,7 +6,10 @@ interrupt and vblank events; reads of the
 PTIMER counter (and the values written to it: the guest's clock) and of
 free-running status registers (raster position,
 VGA input status) are dropped; a run of identical accesses (a polling
-loop) counts once, however long it ran."""
+loop) counts once, however long it ran.  Reads of the PROM window are
+dropped too: they are the board's VBIOS image, which its board file
+decides and whose layout and contents have tests of their own, and
+golden traces leave them out (golden.bless)."""
 from . import decode, trace
 
 VOLATILE_READS = {
@@ -20,6 +23,13 @@ VOLATILE_IO = {0x3da, 0x3ba}
 
 # Writes whose value is the guest's clock (nvkm sets PTIMER to ktime).
 CLOCK_WRITES = {0x009400, 0x009410}
+
+
+PROM = range(0x300000, 0x400000)
+
+
+def prom_read(r):
+    return r.dir == 'R' and r.space == 'mmio' and r.addr in PROM
 
 
 def key(r):
@@ -36,6 +46,8 @@ def normalise(records):
 
         if r.dir == 'R' and ((r.space == 'mmio' and r.addr in VOLATILE_READS) or
                              (r.space == 'io' and r.addr in VOLATILE_IO)):
+            continue
+        if prom_read(r):
             continue
         if out and key(out[-1][0]) == key(r):
             out[-1][1] += 1
