@@ -35,6 +35,7 @@ PACKAGES = [
     # tests
     'python3-pytest', 'python3-pyflakes',
     'python3-pytest-xdist',         # nvdev test: a guest per core
+    'lava-common',                  # nvdev lava-job: LAVA's job schema
 ]
 
 QEMU_CONFIGURE = [

@@ -110,6 +110,16 @@ def cmd_trace(args):
     return 0
 
 
+def cmd_lava_job(args):
+    from . import lava
+    out = args.output or f'{os.path.splitext(os.path.basename(args.board))[0]}-{args.driver}.yaml'
+    lava.write(out, args.board, args.driver, args.cmdline, args.base_url)
+    lava.validate(out)
+    print(f'{out}: a LAVA job for {args.board} with {args.driver} '
+          "(valid against lava-common's job schema)")
+    return 0
+
+
 def cmd_bench(args):
     from . import bench
     print({'boot': bench.bench_boot, 'trace': bench.bench_trace,
@@ -175,10 +185,22 @@ def main(argv=None):
     tr.add_argument('--force', action='store_true',
                     help='bless: write the trace even if the boot still matches it')
 
+    lj = sub.add_parser('lava-job', help='a LAVA job definition (QEMU job) for a board '
+                        'and driver, for a LAVA lab to run')
+    lj.add_argument('--board', default=paths.DEFAULT_BOARD,
+                    help='a board of vbios/boards or the path to a board .ini')
+    lj.add_argument('--driver', default='nouveau', choices=['nouveau', 'nvdrm'])
+    lj.add_argument('--cmdline', default='', help='extra kernel command line')
+    lj.add_argument('--base-url', metavar='URL',
+                    help='where the lab finds the kernel, initramfs and ROM '
+                         '(default: file:// URLs of the local builds)')
+    lj.add_argument('-o', '--output', metavar='FILE', help='default: BOARD-DRIVER.yaml')
+
     be = sub.add_parser('bench', help='benchmarks, reported as side-by-side ratios')
     be.add_argument('what', choices=['boot', 'trace', 'accel'])
     be.add_argument('--runs', type=int, default=5)
 
     args = p.parse_args(argv)
     return {'setup': cmd_setup, 'run': cmd_run, 'test': cmd_test, 'fuzz': cmd_fuzz,
-            'trace': cmd_trace, 'bench': cmd_bench}[args.cmd](args)
+            'trace': cmd_trace, 'bench': cmd_bench,
+            'lava-job': cmd_lava_job}[args.cmd](args)
