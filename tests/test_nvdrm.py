@@ -16,7 +16,7 @@ import pytest
 
 from nvdevkit import build, png, paths, report
 
-BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv20', 'nv30', 'nv31', 'nv34',
+BOARDS = ['nv04', 'nv05', 'nv10', 'nv11-ch7006', 'nv17', 'nv20', 'nv2a', 'nv30', 'nv31', 'nv34',
           'nv43', 'nv43-go', 'nv43-go-strap', 'nv4a', 'nv4c', 'nv4e']
 # the NV4x IGPs: no ROM behind PROM, the VBIOS comes with the system firmware
 IGP_CHIPSETS = {'C51', 'C61', 'C73', 'C67', 'C68'}

@@ -142,6 +142,7 @@ static const struct nvdrm_chip nvdrm_chips[] = {
 	{ 0x20, "NV20", &nv20_family },
 	{ 0x25, "NV25", &nv25_family },
 	{ 0x28, "NV28", &nv25_family },
+	{ 0x2a, "NV2A", &nv25_family },	/* the Xbox's: NV25's display */
 	{ 0x30, "NV30", &nv25_family },
 	{ 0x31, "NV31", &nv31_family },
 	{ 0x34, "NV34", &nv25_family },

@@ -165,8 +165,8 @@ static void nvdrm_shutdown(struct pci_dev *pdev)
 /*
  * The chips nvdrm_chip.c drives, by PCI device ID: NVIDIA gives each chip
  * a block of IDs, one per board variant, and BOOT_0 has the last word.
- * Later chips (NV50 on) and the NV1x/NV2x IGPs (nForce, nForce2, Xbox)
- * are left to other drivers.
+ * Later chips (NV50 on) and the nForce IGPs (NV1A, NV1F: their memory
+ * size is the host bridge's) are left to other drivers.
  */
 #define NV_ID(id)	{ PCI_VDEVICE(NVIDIA, id) }
 #define NVSGS_ID(id)	{ PCI_DEVICE(0x12d2, id) }	/* the NV04/NV05 joint venture */
@@ -201,6 +201,8 @@ static const struct pci_device_id nvdrm_pci_table[] = {
 	NV_ID(0x0280), NV_ID(0x0281), NV_ID(0x0282), NV_ID(0x0283), NV_ID(0x0284), NV_ID(0x0285),
 	NV_ID(0x0286), NV_ID(0x0287), NV_ID(0x0288), NV_ID(0x0289), NV_ID(0x028a), NV_ID(0x028b),
 	NV_ID(0x028c), NV_ID(0x028d), NV_ID(0x028e), NV_ID(0x028f),
+	/* NV2A, the Xbox's GPU */
+	NV_ID(0x02a0),
 	/* NV30 GeForce FX 5800 */
 	NV_ID(0x0300), NV_ID(0x0301), NV_ID(0x0302), NV_ID(0x0303), NV_ID(0x0304), NV_ID(0x0305),
 	NV_ID(0x0306), NV_ID(0x0307), NV_ID(0x0308), NV_ID(0x0309), NV_ID(0x030a), NV_ID(0x030b),
