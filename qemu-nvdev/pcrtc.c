@@ -139,9 +139,6 @@ static uint64_t nv_pcrtc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     int head = u->instance;
     uint64_t val;
 
-    if (!head && nv_i2c_pcrtc_read(s, addr, &val)) {
-        return val;                         /* a C51 I2C port */
-    }
     switch (addr) {
     case NV_PCRTC_INTR_0:
         return s->pcrtc_intr[head];
@@ -150,6 +147,9 @@ static uint64_t nv_pcrtc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PCRTC_RASTER:
         return nv_pcrtc_raster(s, head);
     default:
+        if (!head && nv_i2c_pcrtc_read(s, addr, &val)) {
+            return val;                     /* a C51 I2C port */
+        }
         return nv_plain_read(s, s->pcrtc_regs[head], u, addr, unimp);
     }
 }
@@ -159,9 +159,6 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 {
     int head = u->instance;
 
-    if (!head && nv_i2c_pcrtc_write(s, addr, val)) {
-        return;                             /* a C51 I2C port */
-    }
     switch (addr) {
     case NV_PCRTC_INTR_0:
         s->pcrtc_intr[head] &= ~val;
@@ -176,6 +173,9 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         nvdev_update_irq(s);
         break;
     default:
+        if (!head && nv_i2c_pcrtc_write(s, addr, val)) {
+            break;                          /* a C51 I2C port */
+        }
         nv_plain_write(s, s->pcrtc_regs[head], u, addr, val, unimp);
         if (addr == 0x810 && !head) {
             nv_cursor_changed(s);           /* CURSOR_CONFIG */

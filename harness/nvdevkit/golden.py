@@ -9,7 +9,7 @@ import os
 import shutil
 import tempfile
 
-from . import boot, paths, tracediff
+from . import boot, paths, trace, tracediff
 
 CMDLINE = 'nouveau.noaccel=1'
 
@@ -19,9 +19,8 @@ def path(board):
 
 
 def _prom_read_line(line):
-    f = line.split()
-    return (len(f) > 5 and not line.startswith('#') and f[2] == 'R' and
-            f[4] == 'mmio' and int(f[5], 16) in tracediff.PROM)
+    return (not line.startswith('#') and bool(line.strip()) and
+            tracediff.prom_read(trace.parse_line(line)))
 
 
 def bless(board, built=None, force=False):
