@@ -569,11 +569,66 @@ static void nvdrm_cursor_atomic_disable(struct drm_plane *plane,
 	nvdrm_cursor_show(to_nvdrm(plane->dev), h, false);
 }
 
+/*
+ * Legacy cursor moves and image changes take effect at once, as the
+ * hardware takes them (the position and the image are latched at the next
+ * frame by the RAMDAC): no commit waits for a vblank.  The new state is
+ * folded into the current one, as the helpers ask, with the shadow
+ * mapping following its framebuffer.
+ */
+static int nvdrm_cursor_atomic_async_check(struct drm_plane *plane,
+					   struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+
+	if (!plane->state || !plane->state->fb || !ps->fb ||
+	    ps->crtc != plane->state->crtc)
+		return -EINVAL;
+	return nvdrm_cursor_atomic_check(plane, state);
+}
+
+static void nvdrm_cursor_atomic_async_update(struct drm_plane *plane,
+					     struct drm_atomic_state *state)
+{
+	struct drm_plane_state *ps = drm_atomic_get_new_plane_state(state, plane);
+	struct drm_plane_state *cur = plane->state;
+	struct drm_shadow_plane_state *new_shadow = to_drm_shadow_plane_state(ps);
+	struct drm_shadow_plane_state *cur_shadow = to_drm_shadow_plane_state(cur);
+	struct nvdrm_device *ndev = to_nvdrm(plane->dev);
+	struct nvdrm_head *h = container_of(plane, struct nvdrm_head, cursor);
+	int i;
+
+	if (ps->fb != cur->fb)
+		nvdrm_cursor_upload(ndev, h, ps->fb, &new_shadow->data[0]);
+	cur->crtc_x = ps->crtc_x;
+	cur->crtc_y = ps->crtc_y;
+	cur->crtc_w = ps->crtc_w;
+	cur->crtc_h = ps->crtc_h;
+	cur->src_x = ps->src_x;
+	cur->src_y = ps->src_y;
+	cur->src_w = ps->src_w;
+	cur->src_h = ps->src_h;
+	cur->src = ps->src;
+	cur->dst = ps->dst;
+	cur->visible = ps->visible;
+	/* the old framebuffer and its mapping go with the new state */
+	swap(cur->fb, ps->fb);
+	for (i = 0; i < DRM_FORMAT_MAX_PLANES; i++) {
+		swap(cur_shadow->map[i], new_shadow->map[i]);
+		swap(cur_shadow->data[i], new_shadow->data[i]);
+	}
+	nvdrm_wr_ramdac(ndev, h->index, NV_PRAMDAC_CU_START_POS,
+			(cur->crtc_y & 0xffff) << 16 | (cur->crtc_x & 0xffff));
+	nvdrm_cursor_show(ndev, h, cur->visible);
+}
+
 static const struct drm_plane_helper_funcs nvdrm_cursor_helper_funcs = {
 	DRM_GEM_SHADOW_PLANE_HELPER_FUNCS,
 	.atomic_check = nvdrm_cursor_atomic_check,
 	.atomic_update = nvdrm_cursor_atomic_update,
 	.atomic_disable = nvdrm_cursor_atomic_disable,
+	.atomic_async_check = nvdrm_cursor_atomic_async_check,
+	.atomic_async_update = nvdrm_cursor_atomic_async_update,
 };
 
 static const struct drm_plane_funcs nvdrm_cursor_funcs = {
@@ -1232,8 +1287,21 @@ attach:
 
 /* ---- the device --------------------------------------------------------- */
 
+/* Only what a plane can scan out: a linear buffer of one of its formats. */
+static struct drm_framebuffer *
+nvdrm_fb_create(struct drm_device *drm, struct drm_file *file,
+		const struct drm_mode_fb_cmd2 *cmd)
+{
+	if (!drm_any_plane_has_format(drm, cmd->pixel_format, cmd->modifier[0])) {
+		drm_dbg_kms(drm, "no plane scans out %p4cc with modifier 0x%llx\n",
+			    &cmd->pixel_format, cmd->modifier[0]);
+		return ERR_PTR(-EINVAL);
+	}
+	return drm_gem_fb_create(drm, file, cmd);
+}
+
 static const struct drm_mode_config_funcs nvdrm_mode_config_funcs = {
-	.fb_create = drm_gem_fb_create,
+	.fb_create = nvdrm_fb_create,
 	.mode_valid = drm_vram_helper_mode_valid,
 	.atomic_check = drm_atomic_helper_check,
 	.atomic_commit = drm_atomic_helper_commit,
@@ -1249,8 +1317,11 @@ int nvdrm_kms_init(struct nvdrm_device *ndev, u64 cursor_vram)
 		return ret;
 	drm->mode_config.min_width = 0;	/* a cursor is a 64x64 framebuffer */
 	drm->mode_config.min_height = 0;
-	drm->mode_config.max_width = 2048;
-	drm->mode_config.max_height = 2048;
+	/* the CRTC's pitch and start address reach 4096 pixels from NV10 on
+	 * (nouveau_display.c: 2048 before Celsius)
+	 */
+	drm->mode_config.max_width = ndev->chip->chipset < 0x10 ? 2048 : 4096;
+	drm->mode_config.max_height = drm->mode_config.max_width;
 	drm->mode_config.preferred_depth = 24;
 	/* fbdev draws into a shadow: a buffer vmapped where it lies could
 	 * not move to VRAM to be scanned out
