@@ -238,6 +238,10 @@ struct nvdrm_output {
 	 * one the display found there is for
 	 */
 	struct nvdrm_output *other, *sink;
+	/* the DDC answered at the last detection (a poll that finds it
+	 * answering again keeps that detection's result)
+	 */
+	bool ddc_answered;
 	/* LVDS: the panel's native size (from its EDID or the VBIOS), the
 	 * last panel script run (as script << 1 | head, -1 for none: none
 	 * is run twice in a row), the link count of the mode, the backlight

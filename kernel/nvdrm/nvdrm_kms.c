@@ -748,11 +748,22 @@ static int nvdrm_connector_detect(struct drm_connector *connector,
 {
 	struct nvdrm_output *o = to_output(connector);
 	struct nvdrm_output *analog = o, *digital = o->other;
+	bool answers = o->ddc && drm_probe_ddc(&o->ddc->adapter);
 
+	/*
+	 * Telling a DVI-I sink's kind, or whose sink answers a shared bus,
+	 * takes the whole EDID: tens of milliseconds of bit-banged I2C in
+	 * udelay().  A poll (!force) that finds the bus answering as it did
+	 * keeps what the last detection read; userspace's probes read again.
+	 */
+	if (!force && answers && o->ddc_answered &&
+	    connector->status != connector_status_unknown)
+		return connector->status;
+	o->ddc_answered = answers;
 	if (o->other && o->dcb->type == NVDRM_OUTPUT_TMDS)
 		swap(analog, digital);
 	o->sink = o;
-	if (o->ddc && drm_probe_ddc(&o->ddc->adapter)) {
+	if (answers) {
 		if (!o->other)
 			return nvdrm_ddc_sink_is(o) ?
 			       connector_status_connected :
