@@ -285,6 +285,23 @@ static void nvdrm_crtc_dpms(struct nvdrm_device *ndev, int head, bool on)
 #define VGA_PEL_IW		0x3c8
 #define VGA_PEL_D		0x3c9
 
+/*
+ * The start address written by the plane is latched at the next vblank:
+ * that is when the commit is done, for a head that runs.
+ */
+static void nvdrm_crtc_event(struct drm_crtc *crtc, struct drm_crtc_state *cs)
+{
+	if (!cs->event)
+		return;
+	spin_lock_irq(&crtc->dev->event_lock);
+	if (cs->active && drm_crtc_vblank_get(crtc) == 0)
+		drm_crtc_arm_vblank_event(crtc, cs->event);
+	else
+		drm_crtc_send_vblank_event(crtc, cs->event);
+	spin_unlock_irq(&crtc->dev->event_lock);
+	cs->event = NULL;
+}
+
 static void nvdrm_crtc_atomic_flush(struct drm_crtc *crtc,
 				    struct drm_atomic_state *state)
 {
@@ -308,18 +325,11 @@ static void nvdrm_crtc_atomic_flush(struct drm_crtc *crtc,
 	}
 
 	/*
-	 * The start address written by the plane is latched at the next
-	 * vblank: that is when the commit is done, for a head that runs.
+	 * A head being switched on gets its vblanks only in atomic_enable,
+	 * which the helpers call after the planes: its event waits for it.
 	 */
-	if (cs->event) {
-		spin_lock_irq(&crtc->dev->event_lock);
-		if (cs->active && drm_crtc_vblank_get(crtc) == 0)
-			drm_crtc_arm_vblank_event(crtc, cs->event);
-		else
-			drm_crtc_send_vblank_event(crtc, cs->event);
-		spin_unlock_irq(&crtc->dev->event_lock);
-		cs->event = NULL;
-	}
+	if (!(cs->active && drm_atomic_crtc_needs_modeset(cs)))
+		nvdrm_crtc_event(crtc, cs);
 }
 
 static void nvdrm_crtc_atomic_enable(struct drm_crtc *crtc,
@@ -327,13 +337,18 @@ static void nvdrm_crtc_atomic_enable(struct drm_crtc *crtc,
 {
 	nvdrm_crtc_dpms(to_nvdrm(crtc->dev), to_head(crtc)->index, true);
 	drm_crtc_vblank_on(crtc);
+	nvdrm_crtc_event(crtc, drm_atomic_get_new_crtc_state(state, crtc));
 }
 
 static void nvdrm_crtc_atomic_disable(struct drm_crtc *crtc,
 				      struct drm_atomic_state *state)
 {
-	drm_crtc_vblank_off(crtc);
 	nvdrm_crtc_dpms(to_nvdrm(crtc->dev), to_head(crtc)->index, false);
+	/* the head goes dark at the end of its frame: the commit (and its
+	 * event) is done then, not before
+	 */
+	drm_crtc_wait_one_vblank(crtc);
+	drm_crtc_vblank_off(crtc);
 }
 
 static const struct drm_crtc_helper_funcs nvdrm_crtc_helper_funcs = {
