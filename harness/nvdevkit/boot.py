@@ -7,10 +7,11 @@ import subprocess
 import sys
 import time
 
-from . import build, initramfs, paths, platform
+from . import build, coverage, initramfs, paths, platform
 
 # Virtual time: 2^4 ns per guest instruction, never sleeping, fixed RTC.
-ICOUNT = 'shift=4,sleep=off'
+ICOUNT_SHIFT = 4
+ICOUNT = f'shift={ICOUNT_SHIFT},sleep=off'
 RTC = 'base=2020-01-01T00:00:00,clock=vm'
 DEFAULT_TIMEOUT = 600
 
@@ -71,13 +72,24 @@ class Boot:
             f.write(text[begin + len('nvdev-mmiotrace-begin\n'):end])
         return path
 
+    def section(self, name):
+        """What the guest sent between nvdev-NAME-begin and -end (a raw
+        text section of the report port), or None."""
+        text = self._read(self.report_path)
+        begin = text.find(f'nvdev-{name}-begin\n')
+        end = text.find(f'nvdev-{name}-end', begin)
+        if begin < 0 or end < 0:
+            return None
+        return text[begin + len(f'nvdev-{name}-begin\n'):end]
+
     @property
     def dmesg(self):
         return self.report['dmesg'] if self.report else []
 
 
 def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
-                 memory=256, extra=(), props=None, interactive=False):
+                 memory=256, extra=(), props=None, interactive=False,
+                 icount_shift=ICOUNT_SHIFT):
     """The command line; @rom None boots QEMU's own -device VGA instead
     (for comparisons with bochs-drm)."""
     dev = f'nvdev,id=nvdev0,vbios={rom}'
@@ -93,7 +105,7 @@ def qemu_command(qemu, kernel, initrd, rom, outdir, cmdline='', trace=True,
         qemu, '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
         '-nodefaults', '-no-user-config', '-no-reboot',
         '-machine', 'pc', '-accel', 'tcg', '-cpu', 'qemu64', '-m', str(memory),
-        '-icount', ICOUNT, '-rtc', RTC,
+        '-icount', f'shift={icount_shift},sleep=off', '-rtc', RTC,
         '-display', 'none', '-vga', 'none',
         '-kernel', kernel, '-initrd', initrd, '-append', append,
         '-chardev', f'file,id=con,path={os.path.join(outdir, "serial.log")}',
@@ -173,7 +185,8 @@ def _serve(proc, outdir, timeout):
 
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
          outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None,
-         props=None, screendumps=False, vga=False, firmware=None, vbios=None):
+         props=None, screendumps=False, vga=False, firmware=None, vbios=None,
+         overlays=(), icount_shift=ICOUNT_SHIFT):
     """Boot @board with @driver; @props are nvdev device properties
     (what is plugged in, e.g. {'monitor0': 'none'}).  With @screendumps the
     guest may ask for PNGs of the screen (nvdev.screendump=1); virtual time
@@ -182,7 +195,8 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
     /lib/firmware (build.ctxprog_firmware() makes one), and nouveau is
     told to use its context programs (kernel/patches: NvGrUseFW=1).
     @vbios is a VBIOS image to boot instead of @board's (a dump of a real
-    card, say); @board then only names the run."""
+    card, say); @board then only names the run.  @overlays are cpio
+    archives unpacked over the initramfs, in turn (IGT's, say)."""
     qemu, kernel, initrd = built or build.ensure_built()
     if vbios:
         rom = os.path.abspath(vbios)
@@ -200,13 +214,19 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
             os.unlink(os.path.join(outdir, name))
     if screendumps:
         cmdline += ' nvdev.screendump=1'
+    if coverage.enabled():
+        cmdline += ' nvdev.gcov=1'
     if firmware:
         initrd = initramfs.with_firmware(initrd, firmware,
                                          os.path.join(outdir, 'initrd.cpio'))
         cmdline = 'nouveau.config=NvGrUseFW=1 ' + cmdline
+    if overlays:
+        initrd = initramfs.concatenate([initrd] + list(overlays),
+                                       os.path.join(outdir, 'initrd-overlays.cpio'))
     cmd = qemu_command(qemu, kernel, initrd, rom, outdir,
                        f'nvdev.driver={driver} {cmdline}', trace and not vga,
-                       props=props, interactive=screendumps)
+                       props=props, interactive=screendumps,
+                       icount_shift=icount_shift)
     with open(os.path.join(outdir, 'command'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     start = time.monotonic()
@@ -226,4 +246,6 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
     b = Boot(outdir, board, driver, rc, time.monotonic() - start, props)
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     b.cpu = usage.ru_utime + usage.ru_stime - cpu0     # QEMU's CPU seconds
+    if coverage.enabled():
+        b.gcda = coverage.collect(b)
     return b

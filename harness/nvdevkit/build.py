@@ -46,6 +46,26 @@ QEMU_CONFIGURE = [
 ]
 
 KERNEL_FRAGMENT = paths.repo('kernel', 'nvdev.config')
+# Kernel variants: a fragment over KERNEL_FRAGMENT and what make is told.
+# NVDEV_KERNEL_VARIANT chooses one for every build and boot of a process
+# (and the test workers it starts): `nvdev coverage` sets it to gcov.
+KERNEL_VARIANTS = {
+    'gcov': (paths.repo('kernel', 'gcov.config'), ['NOUVEAU_GCOV=y'],
+             ['GCOV_PROFILE=y']),
+}
+
+
+def kernel_variant():
+    v = os.environ.get('NVDEV_KERNEL_VARIANT') or None
+    if v and v not in KERNEL_VARIANTS:
+        raise SystemExit(f'nvdev: NVDEV_KERNEL_VARIANT={v}: no such kernel '
+                         f'variant ({", ".join(KERNEL_VARIANTS)})')
+    return v
+
+
+def kernel_fragments():
+    v = kernel_variant()
+    return [KERNEL_FRAGMENT] + ([KERNEL_VARIANTS[v][0]] if v else [])
 KERNEL_TARBALL = '/usr/src/linux-source-6.1.tar.xz'
 KERNEL_PATCHES = paths.repo('kernel', 'patches')
 APPLIED = '.nvdev-patches'          # in the tree: copies of what is applied
@@ -309,10 +329,14 @@ def kernel_version():
 
 
 def kernel_build_dir():
-    """Keyed by the kernel package version and the config fragment."""
+    """Keyed by the kernel package version and the config fragments (the
+    variant's with the base one: the default build keeps its key)."""
     ver = kernel_version()
-    with open(KERNEL_FRAGMENT, 'rb') as f:
-        key = hashlib.sha256(ver.encode() + b'\n' + f.read()).hexdigest()[:12]
+    data = ver.encode() + b'\n'
+    for i, frag in enumerate(kernel_fragments()):
+        with open(frag, 'rb') as f:
+            data += (b'\n' if i else b'') + f.read()
+    key = hashlib.sha256(data).hexdigest()[:12]
     return paths.cache('linux', ver, 'build-' + key)
 
 
@@ -380,8 +404,10 @@ def check_fragment(config):
     with open(config) as f:
         have = f.read().splitlines()
     bad = []
-    with open(KERNEL_FRAGMENT) as f:
-        for line in f:
+    for frag in kernel_fragments():
+        with open(frag) as f:
+            lines = f.readlines()
+        for line in lines:
             line = line.strip()
             if line.startswith('CONFIG_') and line not in have:
                 bad.append(line)
@@ -428,16 +454,17 @@ def build_kernel():
         step('configuring the guest kernel (allnoconfig + kernel/nvdev.config)')
         run(['make', '-C', src, f'O={b}', 'allnoconfig'], stdout=subprocess.DEVNULL)
         run([os.path.join(src, 'scripts', 'kconfig', 'merge_config.sh'), '-m',
-             '-O', b, os.path.join(b, '.config'), KERNEL_FRAGMENT],
+             '-O', b, os.path.join(b, '.config')] + kernel_fragments(),
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         run(['make', '-C', src, f'O={b}', 'olddefconfig'], stdout=subprocess.DEVNULL)
     check_fragment(os.path.join(b, '.config'))
     step('building the guest kernel and modules')
     jobs = str(os.cpu_count() or 2)
-    run_logged(['make', '-C', src, f'O={b}', f'-j{jobs}', 'bzImage', 'modules'],
+    extra = KERNEL_VARIANTS[kernel_variant()][1] if kernel_variant() else []
+    run_logged(['make', '-C', src, f'O={b}', f'-j{jobs}'] + extra + ['bzImage', 'modules'],
                os.path.join(b, 'make.log'), 'kernel build')
     shutil.rmtree(modroot, ignore_errors=True)
-    run(['make', '-C', src, f'O={b}', f'INSTALL_MOD_PATH={modroot}',
+    run(['make', '-C', src, f'O={b}'] + extra + [f'INSTALL_MOD_PATH={modroot}',
          'INSTALL_MOD_STRIP=1', 'modules_install'], stdout=subprocess.DEVNULL)
     modules_dep(modroot)
     with open(stamp, 'w') as f:
@@ -469,7 +496,8 @@ def build_nvdrm():
     for f in files:
         _sync_file(os.path.join(NVDRM_DIR, f), os.path.join(work, f))
     step('building kernel/nvdrm')
-    run_logged(['make', '-C', b, f'M={work}', 'modules'],
+    extra = KERNEL_VARIANTS[kernel_variant()][2] if kernel_variant() else []
+    run_logged(['make', '-C', b, f'M={work}'] + extra + ['modules'],
                os.path.join(work, 'make.log'), 'nvdrm build')
     run(['make', '-C', b, f'M={work}', f'INSTALL_MOD_PATH={os.path.join(b, "modroot")}',
          'INSTALL_MOD_STRIP=1', 'modules_install'], stdout=subprocess.DEVNULL)
@@ -482,7 +510,8 @@ def build_nvdrm():
 # ---- C tools and VBIOS images --------------------------------------------
 
 GUEST_TOOLS = [paths.repo('harness', 'guest', 'nvaccel.c'),
-               paths.repo('harness', 'guest', 'nvpoke.c')]
+               paths.repo('harness', 'guest', 'nvpoke.c'),
+               paths.repo('harness', 'guest', 'nvuevent.c')]
 
 
 def build_guest_tools():

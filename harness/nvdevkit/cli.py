@@ -3,6 +3,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 
 from . import boot, build, decode, paths, replay, report, trace, tracediff
 
@@ -110,6 +111,56 @@ def cmd_trace(args):
     return 0
 
 
+def cmd_igt(args):
+    from . import igt
+    props = dict(p.split('=', 1) for p in args.set)
+    specs = args.tests or list(igt.DEFAULT_TESTS)
+    b, results = igt.run(args.board, args.driver, specs, build=args.igt_build,
+                         props=props, outdir=args.outdir, timeout=args.timeout,
+                         cmdline=args.cmdline)
+    if b.report is None:
+        print(report.summary(b))
+        return 1
+    for name, (result, reason) in sorted(results.items()):
+        print(f'{result:10} {name}' + (f'  ({reason})' if reason and result != 'pass' else ''))
+    print(f'{args.board} {args.driver}: {igt.summary(results)}; output in {b.outdir}/igt.log')
+    rc = 0
+    if args.check:
+        expect = igt.load_expectations(args.driver).get(args.board)
+        if expect is None:
+            raise SystemExit(f'nvdev igt: tests/igt/{args.driver}.txt has no [{args.board}]')
+        diffs = igt.compare(results, expect)
+        print('\n'.join(diffs) if diffs else 'as expected')
+        rc = 1 if diffs else 0
+    elif any(r not in ('pass', 'skip') for r, _ in results.values()):
+        rc = 1
+    if args.write_expectations:
+        with open(args.write_expectations, 'a') as f:
+            f.write(igt.format_results(args.board, results, args.driver))
+    return rc
+
+
+def cmd_coverage(args):
+    """Run an nvdev command on the coverage kernel, then report."""
+    from . import coverage
+    os.environ['NVDEV_KERNEL_VARIANT'] = 'gcov'
+    if args.outdir:
+        os.environ[coverage.ENV_DIR] = os.path.abspath(args.outdir)
+    if not args.keep:
+        coverage.reset()
+    rc = 0
+    if args.command:
+        start = time.monotonic()
+        rc = main(args.command)
+        print(f'nvdev coverage: {" ".join(args.command)} took '
+              f'{time.monotonic() - start:.0f} s on the coverage kernel')
+    html, table = coverage.report()
+    with open(table) as f:
+        print(f.read().split('\n\n')[0])
+    print(f'nvdev coverage: HTML in {html}/index.html, per-file table in {table}')
+    return rc
+
+
 def cmd_lava_job(args):
     from . import lava
     out = args.output or f'{os.path.splitext(os.path.basename(args.board))[0]}-{args.driver}.yaml'
@@ -196,6 +247,37 @@ def main(argv=None):
                          '(default: file:// URLs of the local builds)')
     lj.add_argument('-o', '--output', metavar='FILE', help='default: BOARD-DRIVER.yaml')
 
+    ig = sub.add_parser('igt', help="IGT's KMS and core tests in the guest, a result "
+                        'per subtest (IGT built by harness/igt/build-igt)')
+    ig.add_argument('tests', nargs='*', metavar='TEST',
+                    help='BINARY or BINARY@SUBTEST (globs as IGT takes them); '
+                         'default: the vendor-neutral KMS and core set')
+    ig.add_argument('--igt-build', metavar='DIR',
+                    help='an IGT build directory (default: $NVDEV_IGT_BUILD, or '
+                         'the cache\'s igt/build)')
+    ig.add_argument('--board', default=paths.DEFAULT_BOARD,
+                    help='a board of vbios/boards or the path to a board .ini')
+    ig.add_argument('--driver', default='nvdrm', choices=['nouveau', 'nvdrm'])
+    ig.add_argument('--cmdline', default='', help='extra kernel command line')
+    ig.add_argument('--set', action='append', default=[], metavar='PROP=VALUE',
+                    help='nvdev device property, e.g. monitor1=default (a second monitor)')
+    ig.add_argument('--timeout', type=int, default=3600)
+    ig.add_argument('--outdir', help='where the logs go')
+    ig.add_argument('--check', action='store_true',
+                    help="compare with tests/igt/DRIVER.txt's section for the board")
+    ig.add_argument('--write-expectations', metavar='FILE',
+                    help='append the results as an expectations section')
+
+    cv = sub.add_parser('coverage', help='run an nvdev command (run, test, igt) on a '
+                        'kernel whose nouveau and nvdrm are instrumented, and report '
+                        'the lines it reached (lcov)')
+    cv.add_argument('--outdir', help='where counters and the report go '
+                    '(default: the cache\'s coverage/data)')
+    cv.add_argument('--keep', action='store_true',
+                    help='add to the counters of earlier runs instead of starting anew')
+    cv.add_argument('command', nargs=argparse.REMAINDER,
+                    help='e.g. test, or run --board nv17 (none: report what is there)')
+
     be = sub.add_parser('bench', help='benchmarks, reported as side-by-side ratios')
     be.add_argument('what', choices=['boot', 'trace', 'accel'])
     be.add_argument('--runs', type=int, default=5)
@@ -203,4 +285,4 @@ def main(argv=None):
     args = p.parse_args(argv)
     return {'setup': cmd_setup, 'run': cmd_run, 'test': cmd_test, 'fuzz': cmd_fuzz,
             'trace': cmd_trace, 'bench': cmd_bench,
-            'lava-job': cmd_lava_job}[args.cmd](args)
+            'lava-job': cmd_lava_job, 'igt': cmd_igt, 'coverage': cmd_coverage}[args.cmd](args)

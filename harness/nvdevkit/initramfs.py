@@ -56,10 +56,14 @@ class Cpio:
         self._entry('TRAILER!!!', 0)
 
 
-def shared_libs(binary):
-    """The libraries (and the loader) a dynamic binary needs, via ldd."""
+def shared_libs(binary, lib_path=()):
+    """The libraries (and the loader) a dynamic binary needs, via ldd;
+    @lib_path are directories searched first (a build tree's)."""
+    env = dict(os.environ)
+    if lib_path:
+        env['LD_LIBRARY_PATH'] = ':'.join(lib_path)
     out = subprocess.run(['ldd', binary], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True, env=env).stdout
     libs = []
     for line in out.splitlines():
         parts = line.split()
@@ -137,6 +141,15 @@ def with_firmware(initrd, fwdir, out):
                 c.file(os.path.normpath(os.path.join('lib/firmware', rel, name)),
                        _read(os.path.join(root, name)))
         c.trailer()
+    return out
+
+
+def concatenate(archives, out):
+    """One initramfs of @archives, unpacked by the kernel in turn (a later
+    one's files replace an earlier one's)."""
+    with open(out, 'wb') as f:
+        for a in archives:
+            f.write(_read(a))
     return out
 
 
