@@ -8,12 +8,17 @@
          throughput of the traced boot over qtest
   accel  fbcon drawing screens of text with nouveau accelerated and with
          noaccel; the guest client's M2MF against its memcpy
+  suite  the whole test suite with one pytest worker, then one per core
 Runs alternate between the two sides so machine noise hits both alike."""
+import os
 import re
 import statistics
+import subprocess
+import sys
 import tempfile
+import time
 
-from . import boot, build, replay
+from . import boot, build, paths, replay
 
 FB_LINE = re.compile(r'^\[\s*(\d+\.\d+)\].*(nouveaudrmfb|bochs-drmdrmfb|bochsdrmfb).*frame buffer device')
 
@@ -114,3 +119,20 @@ def bench_accel(runs=3, board='nv11-ch7006', screens=10):
         f'  host seconds per boot: accelerated {h_acc:.2f}, noaccel {h_cpu:.2f}: '
         f'ratio {h_cpu / h_acc:.2f}x',
         f'  in-guest copies: {m2mf[0] if m2mf else "no result"}'])
+
+
+def bench_suite(runs=1):
+    """The whole test suite (`nvdev test`) with one pytest worker and with
+    one per core, one after the other in this run: wall seconds of each
+    and their ratio.  The first run warms the build cache; its time counts
+    as the serial one's (builds are done before pytest starts)."""
+    jobs = os.cpu_count() or 1
+    times = {}
+    for label, j in (('serial', 1), ('parallel', jobs)):
+        start = time.monotonic()
+        rc = subprocess.run([sys.executable, paths.repo('harness', 'nvdev'), 'test',
+                             '-j', str(j)]).returncode
+        times[label] = (time.monotonic() - start, rc)
+    (s, src), (p, prc) = times['serial'], times['parallel']
+    return (f'suite serial {s:.0f} s (exit {src}), {jobs} workers {p:.0f} s '
+            f'(exit {prc}): parallel/serial = {p / s:.2f}')

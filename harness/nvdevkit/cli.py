@@ -174,7 +174,7 @@ def cmd_lava_job(args):
 def cmd_bench(args):
     from . import bench
     print({'boot': bench.bench_boot, 'trace': bench.bench_trace,
-           'accel': bench.bench_accel}[args.what](args.runs))
+           'accel': bench.bench_accel, 'suite': bench.bench_suite}[args.what](args.runs))
     return 0
 
 
@@ -279,7 +279,7 @@ def main(argv=None):
                     help='e.g. test, or run --board nv17 (none: report what is there)')
 
     be = sub.add_parser('bench', help='benchmarks, reported as side-by-side ratios')
-    be.add_argument('what', choices=['boot', 'trace', 'accel'])
+    be.add_argument('what', choices=['boot', 'trace', 'accel', 'suite'])
     be.add_argument('--runs', type=int, default=5)
 
     args = p.parse_args(argv)

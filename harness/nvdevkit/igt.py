@@ -144,13 +144,18 @@ def parse(text):
     that started and never ended is 'incomplete'."""
     results = {}
     binary = None
-    subtest = dynamic = None
+    subtest = dynamic = asked = None
     reason = dyn_reason = None
     no_dynamic = False
     for line in text.splitlines():
         line = ANSI.sub('', line).rstrip('\r')
         if line.startswith('nvdev-igt-run '):
-            binary = line.split()[1]
+            words = line.split()
+            binary = words[1]
+            # a run of named subtests that printed none of them (a
+            # fixture's requirement not met) is named for what it asked
+            asked = (words[words.index('--run-subtest') + 1]
+                     if '--run-subtest' in words[:-1] else None)
             subtest = dynamic = reason = dyn_reason = None
             ran_subtests = no_dynamic = False
             continue
@@ -164,8 +169,9 @@ def parse(text):
             if dynamic and subtest:
                 results.setdefault(f'{binary}@{subtest}', ('incomplete', f'exit {rc}'))
             if not ran_subtests:
-                results[binary] = (EXIT.get(rc, 'fail'), reason or
-                                   (f'exit {rc}' if rc not in (0, 77) else None))
+                results[f'{binary}@{asked}' if asked else binary] = (
+                    EXIT.get(rc, 'fail'),
+                    reason or (f'exit {rc}' if rc not in (0, 77) else None))
             binary = None
             continue
         m = START.match(line)
