@@ -1326,9 +1326,25 @@ nvdrm_fb_create(struct drm_device *drm, struct drm_file *file,
 	return drm_gem_fb_create(drm, file, cmd);
 }
 
+/*
+ * A mode is kept if one framebuffer of it at 32 bpp fits in VRAM, as
+ * nouveau keeps it (drm_vram_helper_mode_valid asks for two, for page
+ * flips, and drops 1920x1080 on a 16 MiB TNT); a flip that finds no room
+ * for a second buffer fails on its own.
+ */
+static enum drm_mode_status nvdrm_mode_valid(struct drm_device *drm,
+					     const struct drm_display_mode *mode)
+{
+	u64 size = (u64)mode->hdisplay * mode->vdisplay * 4;
+
+	if (WARN_ON(!drm->vram_mm))
+		return MODE_BAD;
+	return size > drm->vram_mm->vram_size ? MODE_MEM : MODE_OK;
+}
+
 static const struct drm_mode_config_funcs nvdrm_mode_config_funcs = {
 	.fb_create = nvdrm_fb_create,
-	.mode_valid = drm_vram_helper_mode_valid,
+	.mode_valid = nvdrm_mode_valid,
 	.atomic_check = drm_atomic_helper_check,
 	.atomic_commit = drm_atomic_helper_commit,
 };
