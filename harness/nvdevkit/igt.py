@@ -369,9 +369,6 @@ EXPLAIN = [
      'before :687), so every later lease is EBUSY; upstream 354853b34 fixes it', 'nvdrm'),
     (r'flip-vs-panning.*__kms_addfb', 'IGT asks for a framebuffer twice the mode\'s '
      'width; the TNT takes 2048 at most (nouveau_display.c:680)'),
-    (r'force-edid.*hdisplay == 1920', 'nvdrm keeps the modes that fit twice in VRAM '
-     '(drm_vram_helper_mode_valid): 1920x1080 at 32 bpp does not in 16 MiB, where '
-     'nouveau keeps it', 'nvdrm'),
     (r'connector_type == 10', 'IGT: a connector with two encoders must be '
      'DisplayPort (kms_setmode.c:320, Intel\'s MST); DVI-I has a DAC and a TMDS '
      'encoder, and IGT aborts'),
