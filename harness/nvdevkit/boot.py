@@ -62,14 +62,12 @@ class Boot:
 
     def mmiotrace(self):
         """The guest's own mmiotrace (nvdev.mmiotrace=1), as a file path."""
-        text = self._read(self.report_path)
-        begin = text.find('nvdev-mmiotrace-begin\n')
-        end = text.find('nvdev-mmiotrace-end')
-        if begin < 0 or end < 0:
+        text = self.section('mmiotrace')
+        if text is None:
             return None
         path = os.path.join(self.outdir, 'mmiotrace.txt')
         with open(path, 'w') as f:
-            f.write(text[begin + len('nvdev-mmiotrace-begin\n'):end])
+            f.write(text)
         return path
 
     def section(self, name):

@@ -46,6 +46,10 @@ QEMU_CONFIGURE = [
 ]
 
 KERNEL_FRAGMENT = paths.repo('kernel', 'nvdev.config')
+KERNEL_TARBALL = '/usr/src/linux-source-6.1.tar.xz'
+KERNEL_PATCHES = paths.repo('kernel', 'patches')
+APPLIED = '.nvdev-patches'          # in the tree: copies of what is applied
+
 # Kernel variants: a fragment over KERNEL_FRAGMENT and what make is told.
 # NVDEV_KERNEL_VARIANT chooses one for every build and boot of a process
 # (and the test workers it starts): `nvdev coverage` sets it to gcov.
@@ -66,9 +70,12 @@ def kernel_variant():
 def kernel_fragments():
     v = kernel_variant()
     return [KERNEL_FRAGMENT] + ([KERNEL_VARIANTS[v][0]] if v else [])
-KERNEL_TARBALL = '/usr/src/linux-source-6.1.tar.xz'
-KERNEL_PATCHES = paths.repo('kernel', 'patches')
-APPLIED = '.nvdev-patches'          # in the tree: copies of what is applied
+
+
+def variant_make_args(what):
+    """What make is told for the kernel (@what 'kernel') or for nvdrm."""
+    v = kernel_variant()
+    return KERNEL_VARIANTS[v][1 if what == 'kernel' else 2] if v else []
 
 
 def step(msg):
@@ -460,7 +467,7 @@ def build_kernel():
     check_fragment(os.path.join(b, '.config'))
     step('building the guest kernel and modules')
     jobs = str(os.cpu_count() or 2)
-    extra = KERNEL_VARIANTS[kernel_variant()][1] if kernel_variant() else []
+    extra = variant_make_args('kernel')
     run_logged(['make', '-C', src, f'O={b}', f'-j{jobs}'] + extra + ['bzImage', 'modules'],
                os.path.join(b, 'make.log'), 'kernel build')
     shutil.rmtree(modroot, ignore_errors=True)
@@ -496,7 +503,7 @@ def build_nvdrm():
     for f in files:
         _sync_file(os.path.join(NVDRM_DIR, f), os.path.join(work, f))
     step('building kernel/nvdrm')
-    extra = KERNEL_VARIANTS[kernel_variant()][2] if kernel_variant() else []
+    extra = variant_make_args('nvdrm')
     run_logged(['make', '-C', b, f'M={work}'] + extra + ['modules'],
                os.path.join(work, 'make.log'), 'nvdrm build')
     run(['make', '-C', b, f'M={work}', f'INSTALL_MOD_PATH={os.path.join(b, "modroot")}',

@@ -10,11 +10,11 @@ import fnmatch
 import os
 import re
 import subprocess
+import time
 
 from . import boot as nvboot
 from . import initramfs, paths
 
-BUILD_SCRIPT = paths.repo('harness', 'igt', 'build-igt')
 EXPECTATIONS = paths.repo('tests', 'igt')
 
 # What a KMS driver of any vendor can be asked: the core ioctls, the KMS
@@ -107,12 +107,12 @@ def overlay(build, specs, out):
     with open(out, 'wb') as f:
         c = initramfs.Cpio(f)
         for b in binaries:
-            c.file('igt/' + os.path.basename(b), _read(b), 0o755)
+            c.file('igt/' + os.path.basename(b), initramfs.read(b), 0o755)
         for lib in libs:
             # libigt sits in the build tree; the rest where the host has them
             dest = lib if not lib.startswith(build) else \
                 '/usr/lib/x86_64-linux-gnu/' + os.path.basename(lib)
-            c.file(dest, _read(os.path.realpath(lib)), 0o755)
+            c.file(dest, initramfs.read(os.path.realpath(lib)), 0o755)
         c.file('igt/list', listing.encode())
         c.trailer()
     return out
@@ -123,11 +123,6 @@ def list_subtests(build, binary):
     r = subprocess.run([os.path.join(build, 'tests', binary), '--list-subtests'],
                        capture_output=True, text=True, timeout=60)
     return [t for t in r.stdout.split() if t]
-
-
-def _read(path):
-    with open(path, 'rb') as f:
-        return f.read()
 
 
 START = re.compile(r'^Starting (dynamic )?subtest: (\S+)')
@@ -219,14 +214,13 @@ def parse(text):
 
 
 def run(board, driver, specs=DEFAULT_TESTS, build=None, props=None,
-        outdir=None, timeout=3600, built=None, cmdline='', icount_shift=None):
+        outdir=None, timeout=3600, built=None, cmdline=''):
     """Boot @board with @driver and run the IGT tests @specs: (Boot,
     results by name)."""
     build = build_dir(build)
     if not build:
         raise SystemExit('nvdev igt: ' + missing_message())
     if outdir is None:
-        import time
         outdir = paths.cache('runs', f'{board}-{driver}-igt-{time.strftime("%Y%m%d-%H%M%S")}')
     fast = [s for s in specs if split(s)[0] in FAST_CPU]
     groups = [(outdir, [s for s in specs if s not in fast], nvboot.ICOUNT_SHIFT),
@@ -241,7 +235,7 @@ def run(board, driver, specs=DEFAULT_TESTS, build=None, props=None,
         b = nvboot.boot(board=board, driver=driver, outdir=out, built=built,
                         cmdline=f'nvdev.igt=1 {cmdline}'.strip(), props=props,
                         timeout=timeout, trace=False, overlays=[ov],
-                        icount_shift=shift if icount_shift is None else icount_shift)
+                        icount_shift=shift)
         first = first or b
         if b.report is None:
             return b, parse(''.join(texts))

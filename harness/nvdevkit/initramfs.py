@@ -74,7 +74,7 @@ def shared_libs(binary, lib_path=()):
     return libs
 
 
-def _read(path):
+def read(path):
     with open(path, 'rb') as f:
         return f.read()
 
@@ -99,19 +99,19 @@ def build(modroot, extra_key='', guest_tools=()):
         c = Cpio(f)
         for d in ('dev', 'proc', 'sys', 'tmp', 'bin', 'sbin', 'etc', 'lib'):
             c.dir(d)
-        c.file('init', _read(INIT), 0o755)
-        c.file('bin/busybox', _read(BUSYBOX), 0o755)
+        c.file('init', read(INIT), 0o755)
+        c.file('bin/busybox', read(BUSYBOX), 0o755)
         c.symlink('bin/sh', 'busybox')
         # the kernel's request_module() runs /sbin/modprobe
         c.symlink('sbin/modprobe', '/bin/busybox')
         libs = []
         for tool in tools:
-            c.file('bin/' + os.path.basename(tool), _read(tool), 0o755)
+            c.file('bin/' + os.path.basename(tool), read(tool), 0o755)
             libs += [lib for lib in shared_libs(tool) if lib not in libs]
         for lib in libs:
-            c.file(lib, _read(os.path.realpath(lib)), 0o755)
+            c.file(lib, read(os.path.realpath(lib)), 0o755)
         for tool in guest_tools:             # static: no libraries
-            c.file('bin/' + os.path.basename(tool), _read(tool), 0o755)
+            c.file('bin/' + os.path.basename(tool), read(tool), 0o755)
         for root, dirs, files in os.walk(modroot):
             dirs.sort()
             rel = os.path.relpath(root, modroot)
@@ -121,7 +121,7 @@ def build(modroot, extra_key='', guest_tools=()):
                 p = os.path.join(root, name)
                 if os.path.islink(p):
                     continue        # build/source links point at the host
-                c.file(os.path.join(rel, name), _read(p))
+                c.file(os.path.join(rel, name), read(p))
         c.trailer()
     os.rename(tmp, out)
     return out
@@ -131,7 +131,7 @@ def with_firmware(initrd, fwdir, out):
     """@initrd followed by a second archive holding the tree @fwdir as
     /lib/firmware (the kernel unpacks concatenated archives in turn)."""
     with open(out, 'wb') as f:
-        f.write(_read(initrd))
+        f.write(read(initrd))
         c = Cpio(f)
         c.dir('lib/firmware')
         for root, dirs, files in os.walk(fwdir):
@@ -139,7 +139,7 @@ def with_firmware(initrd, fwdir, out):
             rel = os.path.relpath(root, fwdir)
             for name in sorted(files):
                 c.file(os.path.normpath(os.path.join('lib/firmware', rel, name)),
-                       _read(os.path.join(root, name)))
+                       read(os.path.join(root, name)))
         c.trailer()
     return out
 
@@ -149,7 +149,7 @@ def concatenate(archives, out):
     one's files replace an earlier one's)."""
     with open(out, 'wb') as f:
         for a in archives:
-            f.write(_read(a))
+            f.write(read(a))
     return out
 
 
