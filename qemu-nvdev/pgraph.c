@@ -11,17 +11,18 @@
  * (PGRAPH_FIFO bit 0 clear) until the driver writes it back to 1, as
  * nouveau's nv04_gr_intr/nv10_gr_intr expect.
  *
- * Contexts: the 2D state of every channel is kept by the device
- * (s->grctx), so a channel switch never needs the driver.  On NV04/NV1x
- * real hardware would raise CONTEXT_SWITCH for the driver to swap PGRAPH
- * registers; nouveau 6.1 copes with a card that never does (CTX_CONTROL
- * bit 16 then stays clear and nv04/nv10_gr_chan_fini skip the unload).
- * NV20-NV3x switch through the context table at 0x400780 (the resident
- * channel shown as the hardware shows it, below), NV40 runs a context
- * program: both are hardware-side, and here the internal copy stands for
- * the image the hardware would save and load.  NV40's program
- * upload (0x400324/0x400328) is stored; a run (0x400304) completes at
- * once.  The ctxprog interpreter is separate work.
+ * Contexts: before NV40 the 2D state of every channel is kept by the
+ * device (s->grctx), so a channel switch never needs the driver.  On
+ * NV04/NV1x real hardware would raise CONTEXT_SWITCH for the driver to
+ * swap PGRAPH registers; nouveau 6.1 copes with a card that never does
+ * (CTX_CONTROL bit 16 then stays clear and nv04/nv10_gr_chan_fini skip
+ * the unload).  NV20-NV3x switch through the context table at 0x400780
+ * (the resident channel shown as the hardware shows it, below), and the
+ * internal copy stands for the image the hardware would save and load.
+ * NV40 keeps the state of the channel it holds in PGRAPH registers, and
+ * the context program the driver uploaded moves them to and from the
+ * channels' images on a switch: what a channel finds there is what the
+ * program saved and loaded (nv40_state_reg below).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -116,10 +117,64 @@ uint32_t nv_pgraph_class(NVDevState *s, uint32_t inst)
     return inst ? nv_ramin_rd32(s, inst) & mask : 0;
 }
 
-/* What the driver's interrupt handler reads about channel @chid's objects */
-static void show_context(NVDevState *s, int chid, int subc)
+/*
+ * NV40: where the method state of the resident channel lives.  The
+ * object classes are at 0x400160 + 4 * subc, where nv40_gr_intr reads
+ * them, their instances (byte offsets) at 0x4001e0 + 4 * subc, both in
+ * the 58 words from 0x400144 the context program moves; the 2D and M2MF
+ * state in the 73-word block at 0x400a00 that every NV40-family program
+ * moves (nouveau's ctxnv40.c: cp_ctx(ctx, 0x400a00, 73)), in GC_ order.
+ * Which of the hardware's registers hold what there is not documented
+ * (envytools' NV40 PGRAPH page is a todo), so the layout is the device's;
+ * that the state survives a switch is the program's doing.
+ */
+#define NV40_GR_SUBC_INST       0x4001e0
+#define NV40_GR_SUBC_CLASS      0x400160
+#define NV40_GR_STATE           0x400a00
+#define NV40_GR_STATE_WORDS     73
+
+QEMU_BUILD_BUG_ON(NV_GRCTX_WORDS - GC_NOTIFY_DMA > NV40_GR_STATE_WORDS);
+
+static uint32_t nv40_state_reg(int i)
 {
-    const uint32_t *ctx = s->grctx[chid];
+    if (i < GC_SUBC_CLASS) {
+        return NV40_GR_SUBC_INST + 4 * (i - GC_SUBC_INST);
+    }
+    if (i < GC_NOTIFY_DMA) {
+        return NV40_GR_SUBC_CLASS + 4 * (i - GC_SUBC_CLASS);
+    }
+    return NV40_GR_STATE + 4 * (i - GC_NOTIFY_DMA);
+}
+
+/*
+ * The method state PGRAPH holds for @chid: the device's copy before NV40;
+ * on NV40 @buf filled from the registers (the caller made @chid resident
+ * first), to be put back with state_put().
+ */
+static uint32_t *state_get(NVDevState *s, int chid, uint32_t *buf)
+{
+    if (s->chip->family != NV_40) {
+        return s->grctx[chid];
+    }
+    for (int i = 0; i < NV_GRCTX_WORDS; i++) {
+        buf[i] = G(s, nv40_state_reg(i));
+    }
+    return buf;
+}
+
+static void state_put(NVDevState *s, const uint32_t *ctx)
+{
+    if (s->chip->family != NV_40) {
+        return;
+    }
+    for (int i = 0; i < NV_GRCTX_WORDS; i++) {
+        G(s, nv40_state_reg(i)) = ctx[i];
+    }
+}
+
+/* What the driver's interrupt handler reads about the objects of @ctx */
+static void show_context(NVDevState *s, const uint32_t *ctx, int subc)
+{
     uint32_t cache = is_nv04(s) ? NV04_PGRAPH_CTX_CACHE : NV10_PGRAPH_CTX_CACHE;
 
     for (int i = 0; i < 8; i++) {
@@ -130,8 +185,8 @@ static void show_context(NVDevState *s, int chid, int subc)
     }
 }
 
-static void trap(NVDevState *s, int chid, int subc, uint32_t mthd,
-                 uint32_t data, NVGrResult why)
+static void trap(NVDevState *s, const uint32_t *ctx, int chid, int subc,
+                 uint32_t mthd, uint32_t data, NVGrResult why)
 {
     static const uint32_t nsource[] = {
         [NV_GR_ILLEGAL_MTHD] = NSOURCE_ILLEGAL_MTHD,
@@ -139,13 +194,13 @@ static void trap(NVDevState *s, int chid, int subc, uint32_t mthd,
         [NV_GR_DMA_R_FAULT] = NSOURCE_DMA_R_PROT,
         [NV_GR_DMA_W_FAULT] = NSOURCE_DMA_W_PROT,
     };
-    uint32_t cls = s->grctx[chid][GC_SUBC_CLASS + subc];
+    uint32_t cls = ctx[GC_SUBC_CLASS + subc];
 
     qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PGRAPH: ch %d subc %d class 0x%04x "
                   "mthd 0x%04x data 0x%08x: %s\n", chid, subc, cls, mthd, data,
                   why == NV_GR_ILLEGAL_MTHD ? "no such method" :
                   why == NV_GR_DATA_ERROR ? "bad argument" : "DMA fault");
-    show_context(s, chid, subc);
+    show_context(s, ctx, subc);
     G(s, NV_PGRAPH_NSOURCE) = nsource[why];
     G(s, NV_PGRAPH_NSTATUS) = why == NV_GR_DATA_ERROR ? NSTATUS_BAD_ARGUMENT : 0;
     if (is_nv04(s)) {
@@ -357,10 +412,16 @@ static void ctx_switch(NVDevState *s, int chid)
 void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst)
 {
     uint32_t cls = nv_pgraph_class(s, inst);
+    uint32_t buf[NV_GRCTX_WORDS], *ctx;
 
+    ctx_switch(s, chid);
+    /* PFIFO names the methods it hands on by this binding (pfifo.c) */
     s->grctx[chid][GC_SUBC_INST + subc] = inst;
     s->grctx[chid][GC_SUBC_CLASS + subc] = cls;
-    ctx_switch(s, chid);
+    ctx = state_get(s, chid, buf);
+    ctx[GC_SUBC_INST + subc] = inst;
+    ctx[GC_SUBC_CLASS + subc] = cls;
+    state_put(s, ctx);
     if (!nv_gr2d_known_class(cls) && !s->gr_class_unimp_logged) {
         qemu_log_mask(LOG_UNIMP, "nvdev: PGRAPH: class 0x%04x (ch %d subc %d) "
                       "is not modelled: its methods are dropped\n", cls, chid,
@@ -372,17 +433,19 @@ void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst)
 void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
                       uint32_t data)
 {
-    uint32_t *ctx = s->grctx[chid];
-    uint32_t cls = ctx[GC_SUBC_CLASS + subc];
+    uint32_t buf[NV_GRCTX_WORDS], *ctx, cls;
     NVGrResult r;
 
     ctx_switch(s, chid);
+    ctx = state_get(s, chid, buf);
+    cls = ctx[GC_SUBC_CLASS + subc];
     if (!nv_gr2d_known_class(cls)) {
         return;                     /* logged at bind */
     }
     r = nv_gr2d_method(s, ctx, cls, mthd, data);
+    state_put(s, ctx);
     if (r != NV_GR_DONE) {
-        trap(s, chid, subc, mthd, data, r);
+        trap(s, ctx, chid, subc, mthd, data, r);
     }
 }
 

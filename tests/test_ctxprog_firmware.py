@@ -183,6 +183,72 @@ def test_a_firmware_program_that_never_ends(boot_board, firmware, tmp_path):
     assert report.connectors(b)
 
 
+# Boards for the two-channel test: NV40 itself (its own register ranges),
+# NV43, the NV44 class, G71 and an IGP (C61)
+CTXSTATE_BOARDS = ['nv40', 'nv43', 'nv44', 'nv49', 'nv4c']
+CTXSTATE = 'nvdev.accel=ctxstate,100'
+OWN_STATE = re.compile(r'ok ctxstate 200 launches on channels (\d+) and (\d+) '
+                       r'in turns, each with its own state')
+# ctx 0x400a00, $sr: the transfer of the 73 words from 0x400a00, where the
+# device keeps the 2D and M2MF method state (pgraph.c, nv40_state_reg)
+CTX_400A00 = struct.pack('<I', 0x00100000 | (0x400a00 & 0xffff) >> 2)
+CTX_400C00 = struct.pack('<I', 0x00100000 | (0x400c00 & 0xffff) >> 2)
+
+
+def ctxprog_runs(b):
+    _, recs = trace.read(b.trace_path)
+    return [r for r in recs if r.space == 'ctxprog']
+
+
+@pytest.mark.parametrize('board', CTXSTATE_BOARDS)
+def test_two_channels_keep_their_state_through_the_context_program(boot_board,
+                                                                   board):
+    """Two clients' channels each set up an M2MF copy once (object, DMA
+    objects, offsets, pitches, sizes: all different), then launch it 100
+    times each in turns with nothing but the launch method; every launch
+    copies with its own channel's state, checked byte for byte with fresh
+    data each turn.  On NV40 that state sits in PGRAPH registers, so it
+    is the context program nouveau generated that saves each channel's
+    and loads the other's, at every one of the 200 switches."""
+    b = boot_board(board, cmdline=CTXSTATE)
+    out = b.report.get('nvaccel') or []
+    assert any(OWN_STATE.match(ln) for ln in out), '\n'.join(out)
+    assert 'exit 0 ctxstate,100' in out
+    runs = ctxprog_runs(b)
+    assert len(runs) >= 200 and {r.name for r in runs} == {'end'}, len(runs)
+    assert not failures(b), '\n'.join(failures(b))
+
+
+def test_the_state_goes_only_where_the_program_moves_it(boot_board, firmware,
+                                                       tmp_path):
+    """The oracle is the program itself: our firmware for NV43 carries the
+    two channels' state as nouveau's own program does; the same file with
+    one instruction changed, the 0x400a00 block's transfer pointed at
+    0x400c00 (same length, so the image layout is unchanged), leaves the
+    state of the channel that last set it in PGRAPH for the other, whose
+    next launch copies with the wrong offsets and sizes."""
+    good = boot_board(BOARD, cmdline=CTXSTATE, firmware=firmware)
+    out = good.report.get('nvaccel') or []
+    assert any(LOADED.search(ln) for ln in report.lines(good))
+    assert any(OWN_STATE.match(ln) for ln in out), '\n'.join(out)
+
+    fwdir = tmp_path / 'firmware'
+    shutil.copytree(firmware, fwdir)
+    p = fwdir / 'nouveau' / 'nv43.ctxprog'
+    prog = p.read_bytes()
+    assert prog.count(CTX_400A00) == 1
+    p.write_bytes(prog.replace(CTX_400A00, CTX_400C00))
+    bad = boot_board(BOARD, cmdline=CTXSTATE, firmware=str(fwdir), fresh=True)
+    out = bad.report.get('nvaccel') or []
+    assert any(LOADED.search(ln) for ln in report.lines(bad))
+    wrong = [ln for ln in out if 'the launch did not use its own state' in ln]
+    # the first channel's launches run on the second's state, which the
+    # second then finds as it left it
+    assert wrong and all(', channel 0:' in ln for ln in wrong), '\n'.join(out)
+    assert 'exit 1 ctxstate,100' in out
+    assert {r.name for r in ctxprog_runs(bad)} == {'end'}
+
+
 def test_patch_series_is_checkpatch_clean(built, tmp_path):
     """kernel/patches as a maintainer would receive them: checkpatch
     --strict finds nothing but its question about MAINTAINERS for a new

@@ -10,6 +10,12 @@
  *                         reading what the other's last turn wrote: each
  *                         waits for the other channel's fence, which
  *                         nouveau implements with PFIFO semaphores on NV17+
+ *   nvaccel ctxstate N    two channels each set up an M2MF copy once, then
+ *                         launch it N times in turns with nothing else: each
+ *                         launch must copy with its own channel's offsets,
+ *                         pitches and sizes, which on NV40 live in PGRAPH
+ *                         registers only the context program carries across
+ *                         the switches between the channels
  *   nvaccel bench MIB     MIB MiB of M2MF copies VRAM -> GART, then the
  *                         same with memcpy, both timed in the guest
  *   nvaccel info          nouveau's GETPARAM answers: chipset, VRAM and
@@ -440,6 +446,103 @@ static int pingpong(int n)
 	return !!bad;
 }
 
+/*
+ * Channel k's copy: its own source and destination offsets, pitches, line
+ * length and count, all different from the other channel's, so that a
+ * launch made with the other's state writes the wrong bytes or places.
+ */
+static const struct {
+	uint32_t soff, spitch, doff, dpitch, len, lines;
+} ctxstate_copy[2] = {
+	{ 0x0100, 512, 0x0040, 400, 300, 20 },
+	{ 0x2000, 1024, 0x0800, 768, 700, 9 },
+};
+
+#define CTXSTATE_SIZE 0x8000
+
+static int ctxstate_check(int turn, int k, struct bo *src, struct bo *dst)
+{
+	uint32_t want = ctxstate_copy[k].doff, l;
+
+	for (l = 0; l < ctxstate_copy[k].lines; l++) {
+		uint32_t d = ctxstate_copy[k].doff + l * ctxstate_copy[k].dpitch;
+		uint32_t s = ctxstate_copy[k].soff + l * ctxstate_copy[k].spitch;
+
+		if (memcmp(dst->map + d, src->map + s, ctxstate_copy[k].len))
+			break;
+		want = d + ctxstate_copy[k].len;
+	}
+	if (l == ctxstate_copy[k].lines) {
+		/* and nothing else written: the bytes around the lines */
+		for (uint32_t i = 0; i < CTXSTATE_SIZE; i++) {
+			uint32_t at = i - ctxstate_copy[k].doff;
+
+			if (at < ctxstate_copy[k].lines * ctxstate_copy[k].dpitch &&
+			    at % ctxstate_copy[k].dpitch < ctxstate_copy[k].len)
+				continue;
+			if (dst->map[i] != 0xa5) {
+				printf("FAIL ctxstate turn %d, channel %d: byte %#x "
+				       "written outside its copy\n", turn, k, i);
+				return 1;
+			}
+		}
+		return 0;
+	}
+	printf("FAIL ctxstate turn %d, channel %d: line %u of its copy differs "
+	       "(good up to %#x): the launch did not use its own state\n",
+	       turn, k, l, want);
+	return 1;
+}
+
+static int ctxstate(int n)
+{
+	struct bo src[2], dst[2];
+	struct chan ch[2];
+	int fds[2] = { fd, open("/dev/dri/card0", O_RDWR) };
+	int bad = 0;
+
+	if (fds[1] < 0)
+		die("open /dev/dri/card0 again");
+	for (int k = 0; k < 2; k++) {
+		chan_new_fd(&ch[k], fds[k]);
+		bo_new_fd(&src[k], fds[k], NOUVEAU_GEM_DOMAIN_VRAM, CTXSTATE_SIZE);
+		bo_new_fd(&dst[k], fds[k], NOUVEAU_GEM_DOMAIN_GART, CTXSTATE_SIZE);
+	}
+	for (int i = 0; i < 2 * n && bad < 5; i++) {
+		int k = i & 1;
+		struct chan *c = &ch[k];
+
+		/* new bytes each turn: a stale copy cannot pass */
+		for (uint32_t j = 0; j < CTXSTATE_SIZE; j += 4)
+			*(uint32_t *)(src[k].map + j) = rnd(0);
+		memset(dst[k].map, 0xa5, CTXSTATE_SIZE);
+		if (i < 2) {
+			/* the state, once: the object, DMA objects, the copy */
+			m2mf(c, &src[k], ctxstate_copy[k].soff,
+			     ctxstate_copy[k].spitch, &dst[k],
+			     ctxstate_copy[k].doff, ctxstate_copy[k].dpitch,
+			     ctxstate_copy[k].len, ctxstate_copy[k].lines);
+		} else {
+			/* the launch alone (BUFFER_NOTIFY), on what the channel
+			 * set up before the other's turns */
+			mthd(c, SUBC_M2MF, 0x0328, 1);
+			out(c, 0);
+			chan_bo(c, &src[k]);
+			chan_bo(c, &dst[k]);
+		}
+		if (kick(c, 1) || bo_wait(&dst[k])) {
+			printf("FAIL ctxstate turn %d: submission: %s\n", i,
+			       strerror(errno));
+			return 1;
+		}
+		bad += ctxstate_check(i, k, &src[k], &dst[k]);
+	}
+	if (!bad)
+		printf("ok ctxstate %d launches on channels %d and %d in turns, each "
+		       "with its own state\n", 2 * n, ch[0].id, ch[1].id);
+	return !!bad;
+}
+
 static int hostile(const char *kind)
 {
 	struct bo vram, gart;
@@ -572,13 +675,15 @@ int main(int argc, char **argv)
 		return copies(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "pingpong"))
 		return pingpong(atoi(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "ctxstate"))
+		return ctxstate(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "hostile"))
 		return hostile(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "bench"))
 		return bench(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "info"))
 		return info();
-	fprintf(stderr, "usage: nvaccel copy N | pingpong N | hostile KIND | "
+	fprintf(stderr, "usage: nvaccel copy N | pingpong N | ctxstate N | hostile KIND | "
 		"bench MIB | info\n");
 	return 2;
 }
