@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from nvdevkit import png
+from nvdevkit import golden, png, replay, trace
 from nvdevkit.qtest import BAR1, NVDevQtest
 
 
@@ -180,3 +180,50 @@ def test_migrate_keeps_the_cursor_on_screen(qemu, board_info, tmp_path):
     img = png.read(path)
     assert img.pixel(10, 10) == (0x40, 0x40, 0x40), 'the picture'
     assert img.pixel(110, 60) == (255, 0, 0), 'the cursor after migration'
+
+
+# ---- a whole boot, migrated in the middle ---------------------------------
+
+VPLL_COEFF = 0x680508
+CRTC_INDEX = (0x3d4, 0x6013d4, 0x6033d4)   # the port, head A's and B's PRMCIO
+
+
+def mid_edid(records):
+    """Inside the sixth byte of the driver's first EDID read (the slave at
+    0x50 addressed for reading, i2c-txn records of the trace)."""
+    start = next(i for i, r in enumerate(records)
+                 if r.space == 'i2c-txn' and r.dir == 'S' and r.addr & 0xff == 0xa1)
+    data = [i for i, r in enumerate(records[start:], start)
+            if r.space == 'i2c-txn' and r.dir == 'B'][:7]
+    return records[(data[5] + data[6]) // 2].seq
+
+
+def mid_modeset(records):
+    """After the driver's last VPLL write (its modeset's clock), between
+    the next CRTC index write and the data access it selects."""
+    vpll = max(i for i, r in enumerate(records)
+               if r.space == 'mmio' and r.dir == 'W' and r.addr == VPLL_COEFF)
+    idx = next(i for i, r in enumerate(records[vpll:], vpll)
+               if r.dir == 'W' and r.addr in CRTC_INDEX)
+    return records[idx + 1].seq
+
+
+@pytest.mark.parametrize('point', [mid_edid, mid_modeset], ids=['edid', 'modeset'])
+@pytest.mark.parametrize('board', ['nv11-ch7006', 'nv43'])
+def test_boot_migrated_midway_reads_as_the_unmigrated_one(qemu, board_info, tmp_path,
+                                                          board, point):
+    """The board's golden boot (nouveau, unmigrated) replayed into a device
+    up to the point, the machine migrated to a file, the rest replayed into
+    a second machine started from it: every read of the continuing boot
+    (CRTC, RAMDAC and PLL registers, vblank status, the I2C lines mid-byte,
+    the CH7006 on nv11) returns what the unmigrated boot read.  A fresh
+    machine in place of the migrated one fails at the next I2C read (mid
+    EDID) or vblank status read (mid modeset)."""
+    path = golden.path(board)
+    _, records = trace.read(path)
+    at = point(records)
+    n, mismatch, after = replay.replay_migrating(path, board_info(board).rom, at,
+                                                 tmp_path / 'state.bin', qemu=qemu)
+    assert mismatch is None, ('after' if after else 'before') + ' the migration: ' + \
+        replay.describe(path, mismatch)
+    assert sum(1 for r in records if r.seq >= at and r.space in ('mmio', 'io')) > 1000

@@ -62,6 +62,29 @@ def device_props(header):
                     if k in f)
 
 
+def drive(dev, cmds):
+    """Send @cmds to @dev's qtest socket in batches; the first Mismatch of
+    a read, or None."""
+    proto = dev.vm._qtest
+    mismatch = None
+    for i in range(0, len(cmds), BATCH):
+        batch = cmds[i:i + BATCH]
+        proto._sock.sendall(''.join(c + '\n' for c, _ in batch).encode())
+        # read every answer of the batch, even after a mismatch, so
+        # QEMU is never left blocked on a full socket
+        for c, r in batch:
+            resp = proto._sockfile.readline().split()
+            if not resp or resp[0] != 'OK':
+                raise RuntimeError(f'qtest: {c!r} -> {resp}')
+            if mismatch is None and r is not None and r.dir == 'R':
+                got = int(resp[1], 0)
+                if got != r.value:
+                    mismatch = Mismatch(r, got)
+        if mismatch:
+            break
+    return mismatch
+
+
 def replay(path, board_rom, props=None, qemu=None, limit=None):
     """(number of accesses replayed, first Mismatch or None, seconds)."""
     header, records = trace.read(path)
@@ -73,26 +96,50 @@ def replay(path, board_rom, props=None, qemu=None, limit=None):
     cmds = list(commands(records))
     accesses = sum(1 for _, r in cmds if r is not None)
     with qtest.NVDevQtest(qemu, board_rom, props) as dev:
-        proto = dev.vm._qtest
         start = time.monotonic()
-        mismatch = None
-        for i in range(0, len(cmds), BATCH):
-            batch = cmds[i:i + BATCH]
-            proto._sock.sendall(''.join(c + '\n' for c, _ in batch).encode())
-            # read every answer of the batch, even after a mismatch, so
-            # QEMU is never left blocked on a full socket
-            for c, r in batch:
-                resp = proto._sockfile.readline().split()
-                if not resp or resp[0] != 'OK':
-                    raise RuntimeError(f'qtest: {c!r} -> {resp}')
-                if mismatch is None and r is not None and r.dir == 'R':
-                    got = int(resp[1], 0)
-                    if got != r.value:
-                        mismatch = Mismatch(r, got)
-            if mismatch:
-                break
+        mismatch = drive(dev, cmds)
         elapsed = time.monotonic() - start
     return accesses, mismatch, elapsed
+
+
+def replay_migrating(path, board_rom, at_seq, image, props=None, qemu=None):
+    """The trace into a machine up to (not including) record @at_seq; that
+    machine migrated to the file @image; the rest into a second machine
+    started from the file, its virtual clock set to where the first one's
+    stopped (qtest's clock is the accelerator's, not migrated state).
+    Returns (accesses replayed, first Mismatch or None, whether the
+    mismatch came after the migration)."""
+    header, records = trace.read(path)
+    if props is None:
+        props = device_props(header)
+    qemu = qemu or build.build_qemu()
+    cmds = list(commands(records))
+    cut = next(i for i, (_, r) in enumerate(cmds) if r is not None and r.seq >= at_seq)
+    accesses = sum(1 for _, r in cmds if r is not None)
+    with qtest.NVDevQtest(qemu, board_rom, props) as a:
+        mismatch = drive(a, cmds[:cut])
+        if mismatch:
+            return accesses, mismatch, False
+        clock = int(a.q('clock_step 0').split()[1])
+        r = a.vm.qmp('migrate', uri=f'exec:cat > {image}')
+        if 'error' in r:
+            raise RuntimeError(f'migrate: {r}')
+        for _ in range(600):
+            st = a.vm.qmp('query-migrate')['return'].get('status')
+            if st in ('completed', 'failed'):
+                break
+            time.sleep(0.05)
+        if st != 'completed':
+            raise RuntimeError(f'migration {st}: {a.vm.qmp("query-migrate")}')
+    with qtest.NVDevQtest(qemu, board_rom, props,
+                          args=['-incoming', f'exec:cat {image}']) as b:
+        for _ in range(600):
+            if b.vm.qmp('query-status')['return']['status'] != 'inmigrate':
+                break
+            time.sleep(0.05)
+        b.q(f'clock_set {clock}')
+        mismatch = drive(b, cmds[cut:])
+    return accesses, mismatch, mismatch is not None
 
 
 def describe(path, mismatch):
