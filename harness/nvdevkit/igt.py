@@ -36,19 +36,26 @@ DEFAULT_TESTS = (
 # The guest CPU IGT's flip tests run on: 2^2 ns per instruction (250
 # MIPS) instead of the boots' 2^4.  They expect a machine that prepares
 # two heads' page flips well within a frame (the cards' contemporaries ran
-# at 2-3 GHz); at 62.5 MIPS the two-head ones miss a frame now and then.
+# at 2-3 GHz); at 62.5 MIPS the two-head ones miss a frame now and then:
+# kms_flip's, and kms_cursor_legacy's 2x-(long-)flip-vs-cursor on nv43,
+# where two children hammering the cursor ioctls left the parent's flip on
+# pipe A submitted after the next vblank (352 != 351), one frame late.
 # Virtual time stays deterministic, but busy guest time costs four times
 # the host time, so only these binaries get the fast CPU, in a boot of
 # their own.
 FAST_CPU_SHIFT = 2
-FAST_CPU = ('kms_flip',)
+FAST_CPU = ('kms_flip', 'kms_cursor_legacy')
 
 # Binaries whose subtests run one process each, as igt_runner runs every
 # subtest: IGT 1.27.1's kms_lease leaks a lease when lease_unleased_connector
 # skips (one connector: kms_lease.c:675 returns before :687 ends it), and in
 # one process every later lease would then fail with EBUSY (fixed upstream
 # by 354853b34, which does not apply to 1.27.1).
-SEPARATE = ('kms_lease',)
+# kms_setmode too: on a connector with two encoders that is not DisplayPort
+# it fails an assertion (kms_setmode.c:320) outside its dynamic subtests
+# after one of them has passed, which IGT answers with abort()
+# (igt_core.c:1808), taking every later subtest with it on a DVI-I board.
+SEPARATE = ('kms_lease', 'kms_setmode')
 
 # IGT's exit codes (lib/igt_core.h)
 EXIT = {0: 'pass', 77: 'skip', 78: 'timeout', 79: 'fail', 98: 'fail',
@@ -366,15 +373,33 @@ EXPLAIN = [
     (r'connector_type == 10', 'IGT: a connector with two encoders must be '
      'DisplayPort (kms_setmode.c:320, Intel\'s MST); DVI-I has a DAC and a TMDS '
      'encoder, and IGT aborts'),
-    (r'kms_setmode@.*exit 134', 'IGT aborted on the DVI-I connector (kms_setmode.c:320)'),
-    (r'vbl.sequence == vblank_start \+ 1', 'a flip and the cursor updates after it '
-     'on both pipes take longer than a frame here (nv17 passes the same subtests): '
-     'not analysed'),
+    (r'kms_setmode@.*exit 134', 'IGT aborted on the DVI-I connector: the assertion '
+     'at kms_setmode.c:320 fails outside a dynamic subtest after one passed, and '
+     'igt_core.c:1808 calls abort()'),
+    (r'vbl.sequence == vblank_start \+ 1', 'a flip on one pipe submitted while '
+     'children hammer both cursors missed its frame: IGT expects a faster CPU than '
+     'the guest\'s (kms_cursor_legacy runs at 250 MIPS, FAST_CPU above)'),
     (r'needs_retry_after_link_reset|'
      r'do_page_flip\(o, new_fb_id, 0\) == -16|0\.9 \* actual_frame_time|'
      r'kms_flip@.*exit 137',
      'flips complete frames late on this NV4x board (unexpected flip sequence; '
-     'nv17 passes the same subtests): not analysed yet'),
+     'nv17 passes the same subtests): not analysed yet', 'nvdrm'),
+    # nouveau's own behaviour, read in the 6.1 tree (dispnv04, DRM core)
+    (r'Failed assertion: ret == 0$', 'nouveau\'s NV10 overlay plane has a COLOR_RANGE '
+     'property (dispnv04/overlay.c:345) that its set_property refuses '
+     '(overlay.c:251-264: EINVAL for any but its own and COLOR_ENCODING), so every '
+     'commit of IGT\'s that sets the plane\'s properties fails (seen after '
+     'SetProp COLOR_RANGE in each); so on hardware', 'nouveau'),
+    (r'count_values != 1 \|\| immutable', 'an enum property with one value that can '
+     'be set: the NV10 overlay\'s COLOR_RANGE offers LIMITED alone '
+     '(dispnv04/overlay.c:345-350)', 'nouveau'),
+    (r'modes\[0\]\.hdisplay == 1920|i == temp->count_modes', 'nouveau\'s get_modes '
+     'gives the modes of the EDID its own detect read (nouveau_connector.c:955), and '
+     'DRM adds the debugfs override EDID\'s modes only when get_modes finds none '
+     '(drm_probe_helper.c:380)', 'nouveau'),
+    (r'is_atomic', 'nouveau drives pre-NV50 display without atomic modesetting '
+     '(DRIVER_ATOMIC only on nouveau.atomic=1, nouveau_drm.c:796, which dispnv04 '
+     'does not support)', 'nouveau'),
     (r'bad_connector_id == 0|bad_crtc_id == 0|wrong_crtc_id', 'one CRTC or one '
      'connector: none other to lease wrongly'),
     (r'igt_lease_change_detected', 'no udevd in the guest: IGT listens on libudev\'s '
