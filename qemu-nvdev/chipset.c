@@ -23,6 +23,7 @@
 #define GART44 NV_CAP_NV44_GART
 #define I2C4E NV_CAP_NV4E_I2C
 #define NFORCE NV_CAP_NFORCE
+#define VIO2 NV_CAP_PRMVIO_EACH
 
 static const NVChipset nv_chipsets[] = {
     /* name   chipset family  BOOT_0     PCI IDs          caps                  VRAM
@@ -39,26 +40,26 @@ static const NVChipset nv_chipsets[] = {
     { "nForce2", 0x1f, NV_11, 0x01f000a1, 0x01f0, 0x01f0, PFB10 | HEADS | XTAL27 | DAC17 | NFORCE, 64 },
     { "NV18", 0x18, NV_11, 0x018000a1, 0x0180, 0x018f, PFB10 | HEADS | XTAL27 | DAC17, 64 },
     /* NV40 is AGP with nv04-style GART DMA objects; NV41+ have the PCIE GART */
-    { "NV40", 0x40, NV_40, 0x040000a1, 0x0040, 0x0044, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAM1218, 256,
+    { "NV40", 0x40, NV_40, 0x040000a1, 0x0040, 0x0044, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAM1218, 256,
       0x3f0f /* 4 quads (16 pixel pipes), 6 vertex units */ },
     /* NV45: NV40 behind the PCIe bridge chip, the same core */
-    { "NV45", 0x45, NV_40, 0x045000a1, 0x0045, 0x004f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAM1218, 256,
+    { "NV45", 0x45, NV_40, 0x045000a1, 0x0045, 0x004f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAM1218, 256,
       0x3f0f /* 4 quads, 6 vertex units */ },
-    { "NV41", 0x41, NV_40, 0x041000a1, 0x00c0, 0x00c7, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
+    { "NV41", 0x41, NV_40, 0x041000a1, 0x00c0, 0x00c7, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | GART, 128,
       0x1f07 /* 3 quads, 5 vertex units */ },
-    { "NV42", 0x42, NV_40, 0x042000a1, 0x00c8, 0x00cf, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
+    { "NV42", 0x42, NV_40, 0x042000a1, 0x00c8, 0x00cf, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | GART, 128,
       0x1f07 /* 3 quads, 5 vertex units */ },
-    { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 128,
+    { "NV43", 0x43, NV_40, 0x043000a1, 0x0140, 0x014f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | GART, 128,
       0x0703 /* 2 quads (8 pixel pipes), 3 vertex units */ },
     /* NV44A: the NV44-class core (nv44_gr, nv44_fb) on AGP, so with
      * nv04-style GART DMA objects and no PCIE GART (nouveau: nv04_mmu) */
-    { "NV4A", 0x4a, NV_40, 0x04a000a1, 0x0220, 0x022f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512, 128,
+    { "NV4A", 0x4a, NV_40, 0x04a000a1, 0x0220, 0x022f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512, 128,
       0x0701 /* 1 quad (4 pixel pipes), 3 vertex units */ },
     /* NV44 and G72 (NV46): the NV44-class core on PCIe, with its own GART
      * (nouveau: nv44_mmu) */
-    { "NV44", 0x44, NV_40, 0x044000a1, 0x0160, 0x016f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 128,
+    { "NV44", 0x44, NV_40, 0x044000a1, 0x0160, 0x016f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512 | GART44, 128,
       0x0701 /* 1 quad (4 pixel pipes), 3 vertex units */ },
-    { "G72", 0x46, NV_40, 0x046000a1, 0x01d0, 0x01df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 128,
+    { "G72", 0x46, NV_40, 0x046000a1, 0x01d0, 0x01df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512 | GART44, 128,
       0x0701 /* 1 quad, 3 vertex units */ },
     /*
      * The IGPs with the NV44-class core: C51 (GeForce 6100/6150 nForce
@@ -73,21 +74,21 @@ static const NVChipset nv_chipsets[] = {
      * chipset sets aside, which nouveau sizes from 0x10020c as on a
      * discrete card.
      */
-    { "C51", 0x4e, NV_40, 0x04e000a1, 0x0240, 0x024f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44 | I2C4E, 64,
+    { "C51", 0x4e, NV_40, 0x04e000a1, 0x0240, 0x024f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512 | GART44 | I2C4E, 64,
       0x0101 /* 1 quad, 1 vertex unit */ },
-    { "C61", 0x4c, NV_40, 0x04c000a1, 0x03d0, 0x03df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+    { "C61", 0x4c, NV_40, 0x04c000a1, 0x03d0, 0x03df, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512 | GART44, 64,
       0x0101 /* 1 quad, 1 vertex unit */ },
-    { "C73", 0x63, NV_40, 0x063000a1, 0x07e0, 0x07ef, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+    { "C73", 0x63, NV_40, 0x063000a1, 0x07e0, 0x07ef, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512 | GART44, 64,
       0x0101 /* 1 quad, 1 vertex unit */ },
-    { "C67", 0x67, NV_40, 0x067000a1, 0x0530, 0x0537, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+    { "C67", 0x67, NV_40, 0x067000a1, 0x0530, 0x0537, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512 | GART44, 64,
       0x0101 /* 1 quad, 1 vertex unit */ },
-    { "C68", 0x68, NV_40, 0x068000a1, 0x0538, 0x053f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | RAMIN512 | GART44, 64,
+    { "C68", 0x68, NV_40, 0x068000a1, 0x0538, 0x053f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | RAMIN512 | GART44, 64,
       0x0101 /* 1 quad, 1 vertex unit */ },
-    { "G70", 0x47, NV_40, 0x047000a1, 0x0090, 0x009f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART, 256,
+    { "G70", 0x47, NV_40, 0x047000a1, 0x0090, 0x009f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | GART, 256,
       0xff3f /* 6 quads (24 pixel pipes), 8 vertex units */ },
-    { "G71", 0x49, NV_40, 0x049000a1, 0x0290, 0x029f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,
+    { "G71", 0x49, NV_40, 0x049000a1, 0x0290, 0x029f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | GART | RAM914, 256,
       0xff3f /* 6 quads, 8 vertex units */ },
-    { "G73", 0x4b, NV_40, 0x04b000a1, 0x0390, 0x039f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | GART | RAM914, 256,
+    { "G73", 0x4b, NV_40, 0x04b000a1, 0x0390, 0x039f, PFB10 | HEADS | XTAL27 | DAC17 | BAR2 | NV40 | PLL2 | VIO2 | GART | RAM914, 256,
       0xff07 /* 3 quads (12 pixel pipes), 8 vertex units as nouveau counts */ },
     /*
      * NV20-NV3x.  GeForce3 (NV20) has one head and the older crystal

@@ -26,7 +26,8 @@ static const NVUnit *const nv_units[] = {
     &nv_unit_pbus,
     &nv_unit_pci40,
     &nv_unit_ptimer,
-    &nv_unit_prmvio,
+    &nv_unit_prmvio[0],
+    &nv_unit_prmvio[1],
     &nv_unit_pfb,
     &nv_unit_pextdev,
     &nv_unit_prom,
@@ -860,6 +861,7 @@ static const VMStateDescription vmstate_nvdev = {
     .subsections = (const VMStateDescription * []) {
         &vmstate_nvdev_engines,
         &vmstate_nv_i2c,
+        &vmstate_nv_vga_b,
         NULL
     },
 };

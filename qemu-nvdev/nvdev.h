@@ -56,6 +56,9 @@ typedef enum {
 /* an nForce IGP (NV1A, NV1F): its memory is what the host bridge's
  * function 1 sets aside (nforce.c) */
 #define NV_CAP_NFORCE       (1u << 15)
+/* NV4x: a PRMVIO window per head, head B's at 0x0c2000 (nouveau's
+ * NVWritePRMVIO: "Only NV4x have two pvio ranges") */
+#define NV_CAP_PRMVIO_EACH  (1u << 16)
 
 typedef struct NVChipset {
     const char *name;
@@ -248,6 +251,10 @@ typedef struct NVDevState {
     uint8_t crb[256];
     uint8_t crb_index;
     bool ext_unlocked[2];
+    /* head B's sequencer, graphics controller and misc output register
+     * (head A's are the VGA core's): PRMVIO with CR44 selecting head B,
+     * or on NV4x its own window (prmvga.c) */
+    uint8_t srb[8], srb_index, grb[16], grb_index, miscb;
 
     /* I2C and what is plugged in */
     NVI2CPort i2c[NV_MAX_I2C];
@@ -367,6 +374,9 @@ bool nv_i2c_pcrtc_read(NVDevState *s, hwaddr addr, uint64_t *val);
 bool nv_i2c_pcrtc_write(NVDevState *s, hwaddr addr, uint64_t val);
 extern const VMStateDescription vmstate_nv_i2c;
 
+/* prmvga.c */
+extern const VMStateDescription vmstate_nv_vga_b;
+
 /* ch7006.c */
 bool nv_ch7006_attach(NVDevState *s, int port, uint8_t addr, const char *tv,
                       Error **errp);
@@ -375,7 +385,7 @@ bool nv_ch7006_attach(NVDevState *s, int port, uint8_t addr, const char *tv,
 extern const NVUnit nv_unit_pfifo, nv_unit_pfifo_cache40, nv_unit_user,
     nv_unit_user40, nv_unit_pgraph;
 extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_pci40, nv_unit_ptimer, nv_unit_pfb,
-    nv_unit_pextdev, nv_unit_prom, nv_unit_pramin, nv_unit_prmvio,
+    nv_unit_pextdev, nv_unit_prom, nv_unit_pramin, nv_unit_prmvio[2],
     nv_unit_prmcio[2], nv_unit_pcrtc[2], nv_unit_pramdac[2],
     nv_unit_prmdio[2];
 

@@ -5,14 +5,16 @@
  * the NV extended CRTC registers.
  *
  * QEMU's VGA core holds head A's standard state (and renders it); head B
- * has a CRTC register file of its own.  CR1F unlocks the extended
- * registers (0x57) or locks them (0x99); CR44 selects which head the
- * legacy ports and PRMVIO reach.
+ * has CRTC, sequencer, graphics and misc registers of its own.  CR1F
+ * unlocks the extended registers (0x57) or locks them (0x99); CR44
+ * selects which head the legacy ports and PRMVIO reach, but for NV4x's
+ * second PRMVIO window at 0x0c2000, which is head B's.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 
 #define VGA_CR_LAST_STD     0x18
@@ -137,8 +139,99 @@ static int owner_head(NVDevState *s)
            s->vga.cr[NV_CIO_CRE_OWNER] == 3;
 }
 
+/*
+ * Head B's sequencer, graphics controller and misc output: register files
+ * of their own (the VGA core's are head A's), with the VGA's index widths.
+ * Head B scans out through PCRTC1/PRAMDAC1 alone, so nothing here changes
+ * its picture; the driver reads back what it wrote.
+ */
+static bool vga_b_read(NVDevState *s, uint16_t port, uint8_t *val)
+{
+    switch (port) {
+    case 0x3c4:
+        *val = s->srb_index;
+        return true;
+    case 0x3c5:
+        *val = s->srb[s->srb_index];
+        return true;
+    case 0x3ce:
+        *val = s->grb_index;
+        return true;
+    case 0x3cf:
+        *val = s->grb[s->grb_index];
+        return true;
+    case 0x3cc:
+        *val = s->miscb;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool vga_b_write(NVDevState *s, uint16_t port, uint8_t val)
+{
+    switch (port) {
+    case 0x3c2:
+        s->miscb = val;
+        return true;
+    case 0x3c4:
+        s->srb_index = val & (ARRAY_SIZE(s->srb) - 1);
+        return true;
+    case 0x3c5:
+        s->srb[s->srb_index] = val;
+        return true;
+    case 0x3ce:
+        s->grb_index = val & (ARRAY_SIZE(s->grb) - 1);
+        return true;
+    case 0x3cf:
+        s->grb[s->grb_index] = val;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int vga_b_post_load(void *opaque, int version_id)
+{
+    NVDevState *s = opaque;
+
+    if (s->srb_index >= ARRAY_SIZE(s->srb) ||
+        s->grb_index >= ARRAY_SIZE(s->grb)) {
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static bool vga_b_needed(void *opaque)
+{
+    NVDevState *s = opaque;
+
+    return s->chip->caps & NV_CAP_TWO_HEADS;
+}
+
+const VMStateDescription vmstate_nv_vga_b = {
+    .name = "nvdev/vga-b",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .needed = vga_b_needed,
+    .post_load = vga_b_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT8_ARRAY(srb, NVDevState, 8),
+        VMSTATE_UINT8(srb_index, NVDevState),
+        VMSTATE_UINT8_ARRAY(grb, NVDevState, 16),
+        VMSTATE_UINT8(grb_index, NVDevState),
+        VMSTATE_UINT8(miscb, NVDevState),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
 uint8_t nv_vga_port_read(NVDevState *s, int head, uint16_t port)
 {
+    uint8_t val;
+
+    if (head && vga_b_read(s, port, &val)) {
+        return val;
+    }
     switch (port) {
     case 0x3b4:
     case 0x3d4:
@@ -164,6 +257,9 @@ uint8_t nv_vga_port_read(NVDevState *s, int head, uint16_t port)
 
 void nv_vga_port_write(NVDevState *s, int head, uint16_t port, uint8_t val)
 {
+    if (head && vga_b_write(s, port, val)) {
+        return;
+    }
     switch (port) {
     case 0x3b4:
     case 0x3d4:
@@ -187,6 +283,9 @@ void nv_vga_reset(NVDevState *s)
     s->palb_windex = s->palb_rindex = s->palb_sub = 0;
     s->crb_index = 0;
     s->ext_unlocked[0] = s->ext_unlocked[1] = false;
+    memset(s->srb, 0, sizeof(s->srb));
+    memset(s->grb, 0, sizeof(s->grb));
+    s->srb_index = s->grb_index = s->miscb = 0;
 }
 
 /* ---- BAR0 windows ------------------------------------------------------ */
@@ -209,6 +308,12 @@ static bool prmdio_port(hwaddr addr)
     return addr >= 0x3c6 && addr <= 0x3c9;
 }
 
+/* The head a PRMVIO window reaches: its own on NV4x, else CR44's choice */
+static int prmvio_head(NVDevState *s, const NVUnit *u)
+{
+    return (s->chip->caps & NV_CAP_PRMVIO_EACH) ? u->instance : owner_head(s);
+}
+
 static uint64_t nv_prmvio_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                                unsigned size, bool *unimp)
 {
@@ -216,7 +321,7 @@ static uint64_t nv_prmvio_read(NVDevState *s, const NVUnit *u, hwaddr addr,
         *unimp = true;
         return 0;
     }
-    return nv_vga_port_read(s, owner_head(s), addr);
+    return nv_vga_port_read(s, prmvio_head(s, u), addr);
 }
 
 static void nv_prmvio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -226,7 +331,7 @@ static void nv_prmvio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         *unimp = true;
         return;
     }
-    nv_vga_port_write(s, owner_head(s), addr, val);
+    nv_vga_port_write(s, prmvio_head(s, u), addr, val);
 }
 
 static uint64_t nv_prmcio_read(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -320,9 +425,12 @@ static void nv_prmdio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     }
 }
 
-const NVUnit nv_unit_prmvio = {
-    .name = "PRMVIO", .bytewise = true, .base = 0x0c0000, .size = 0x1000,
-    .read = nv_prmvio_read, .write = nv_prmvio_write,
+const NVUnit nv_unit_prmvio[2] = {
+    { .name = "PRMVIO", .bytewise = true, .base = 0x0c0000, .size = 0x1000, .instance = 0,
+      .read = nv_prmvio_read, .write = nv_prmvio_write },
+    { .name = "PRMVIO1", .bytewise = true, .base = 0x0c2000, .size = 0x1000, .instance = 1,
+      .needs_caps = NV_CAP_PRMVIO_EACH,
+      .read = nv_prmvio_read, .write = nv_prmvio_write },
 };
 
 const NVUnit nv_unit_prmcio[2] = {

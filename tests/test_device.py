@@ -58,6 +58,59 @@ def test_extended_crtc_lock(device):
         assert cr(0x25) == 0 and cr(0x1f) == 0
 
 
+# nouveau's NVWritePRMVIO/NVReadPRMVIO (dispnv04/hw.h): a head's sequencer
+# and graphics registers are at PRMVIO 0x0c0000, + NV_PRMVIO_SIZE (0x2000)
+# for head B on NV4x ("Only NV4x have two pvio ranges"); the other two-head
+# chips reach head B there after NVSetOwner (CR44 = 3 * head).
+PRMVIO, PRMVIO_SIZE = 0x0c0000, 0x2000
+SRX, GRX = 0x3c4, 0x3ce
+
+
+def seq(d, base, reg, val=None, index=SRX):
+    d.wr08(base + index, reg)
+    if val is None:
+        return d.rd08(base + index + 1)
+    d.wr08(base + index + 1, val)
+
+
+def set_owner(d, head):
+    d.wr08(0x6013d4, 0x1f)
+    d.wr08(0x6013d5, 0x57)
+    d.wr08(0x6013d4, 0x44)
+    d.wr08(0x6013d5, 3 * head)
+
+
+@pytest.mark.parametrize('board', ['nv43', 'nv17'])
+def test_each_head_has_its_own_sequencer_and_graphics_registers(device, board):
+    """SR01 (clocking mode) and GR05 (mode) of the two heads hold what was
+    written to each, reached the way nouveau reaches them on the chip."""
+    with device(board) as d:
+        def head_base(head):
+            if board == 'nv43':
+                return PRMVIO + head * PRMVIO_SIZE
+            set_owner(d, head)
+            return PRMVIO
+        for head, sr01, gr05 in ((0, 0x01, 0x40), (1, 0x21, 0x10)):
+            seq(d, head_base(head), 0x01, sr01)
+            seq(d, head_base(head), 0x05, gr05, index=GRX)
+        for head, sr01, gr05 in ((0, 0x01, 0x40), (1, 0x21, 0x10)):
+            assert seq(d, head_base(head), 0x01) == sr01, f'head {head} SR01'
+            assert seq(d, head_base(head), 0x05, index=GRX) == gr05, f'head {head} GR05'
+        # misc output: written at 0x3c2, read at 0x3cc
+        d.wr08(head_base(1) + 0x3c2, 0xe3)
+        assert d.rd08(head_base(1) + 0x3cc) == 0xe3
+        assert d.rd08(head_base(0) + 0x3cc) != 0xe3
+
+
+def test_nv17_has_one_prmvio_window(device, tmp_path):
+    """Before NV4x there is no second window: 0x0c23c4 is unassigned."""
+    with device('nv17', trace=True) as d:
+        seq(d, PRMVIO + PRMVIO_SIZE, 0x01, 0x21)
+        assert seq(d, PRMVIO + PRMVIO_SIZE, 0x01) == 0
+    _, records = trace.read(str(tmp_path / 'trace.txt'))
+    assert all(r.unimp for r in records if r.addr == PRMVIO + PRMVIO_SIZE + SRX)
+
+
 def test_unimplemented_reads_zero_and_are_flagged(device, tmp_path):
     with device(trace=True) as d:
         assert d.rd32(0x555550) == 0
