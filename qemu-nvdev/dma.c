@@ -42,11 +42,8 @@
 #define TARGET_VRAM     0
 #define PAGE            0x1000u
 
-#define GART_CTRL       0x800           /* PFB: the table | enable */
 #define NV41_GART_ON    0x2             /* NV41+: table in RAMIN */
 #define NV44_GART_ON    0x10            /* NV44 class: table in VRAM */
-#define NV44_GART_SIZE  0x804
-#define NV44_GART_DUMMY 0x818
 #define NV44_GROUP_OK   0x40000000
 
 bool nv_dma_object(NVDevState *s, uint32_t inst, NVDmaObj *o, const char *who)
@@ -85,12 +82,12 @@ static bool gart44_translate(NVDevState *s, uint32_t ctrl, uint64_t addr,
     uint32_t w[4];
 
     at = table + (idx / 4) * 16;
-    if (addr >= s->pfb_regs[NV44_GART_SIZE >> 2] ||
+    if (addr >= nv_pfb_reg(s, NV_PFB_NV44_GART_SIZE) ||
         at + 16 > s->vga.vram_size) {
         qemu_log_mask(LOG_GUEST_ERROR, "nvdev: %s: GART address 0x%" PRIx64
                       " is beyond the GART (0x%x bytes, table at VRAM 0x%"
                       PRIx64 "): the dummy page\n", who, addr,
-                      s->pfb_regs[NV44_GART_SIZE >> 2], table);
+                      nv_pfb_reg(s, NV_PFB_NV44_GART_SIZE), table);
         goto dummy;
     }
     for (int i = 0; i < 4; i++) {
@@ -119,7 +116,7 @@ static bool gart44_translate(NVDevState *s, uint32_t ctrl, uint64_t addr,
     *phys = pfn * PAGE + addr % PAGE;
     return true;
 dummy:
-    *phys = (s->pfb_regs[NV44_GART_DUMMY >> 2] & ~(PAGE - 1)) + addr % PAGE;
+    *phys = (nv_pfb_reg(s, NV_PFB_NV44_GART_DUMMY) & ~(PAGE - 1)) + addr % PAGE;
     return true;
 }
 
@@ -127,7 +124,7 @@ dummy:
 static bool gart_translate(NVDevState *s, uint64_t addr, uint64_t *phys,
                            const char *who)
 {
-    uint32_t ctrl = s->pfb_regs[GART_CTRL >> 2];
+    uint32_t ctrl = nv_pfb_reg(s, NV_PFB_GART_CTRL);
     uint32_t pt = ctrl & ~0xfffu, pte;
 
     if ((s->chip->caps & NV_CAP_NV44_GART) && (ctrl & NV44_GART_ON)) {

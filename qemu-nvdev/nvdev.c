@@ -746,7 +746,6 @@ static void nvdev_reset(DeviceState *dev)
     s->pmc_boot1 = 0;
     s->pbus_intr = 0;
     s->pbus_intr_en = 0;
-    memset(s->pbus_regs, 0, sizeof(s->pbus_regs));
     nv_pbus_reset(s);
     pci_set_long(PCI_DEVICE(s)->config + 0x50, 0x00000001);
     nv_pramdac_reset(s);        /* before PTIMER: NVPLL clocks it */

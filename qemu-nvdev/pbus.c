@@ -33,8 +33,14 @@ static bool has_pwm(NVDevState *s)
     return s->chip->caps & NV_CAP_NV40;
 }
 
+uint32_t nv_pbus_reg(NVDevState *s, uint32_t off)
+{
+    return off < sizeof(s->pbus_regs) ? s->pbus_regs[off >> 2] : 0;
+}
+
 void nv_pbus_reset(NVDevState *s)
 {
+    memset(s->pbus_regs, 0, sizeof(s->pbus_regs));
     if (has_pwm(s) && s->lvds_i2c >= 0) {
         s->pbus_regs[NV40_PBUS_PWM >> 2] = PWM_ENABLE | PWM_DUTY_MASK;
     }

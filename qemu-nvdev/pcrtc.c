@@ -109,6 +109,11 @@ void nv_pcrtc_init(NVDevState *s)
     }
 }
 
+uint32_t nv_pcrtc_reg(NVDevState *s, int head, uint32_t off)
+{
+    return off < sizeof(s->pcrtc_regs[0]) ? s->pcrtc_regs[head][off >> 2] : 0;
+}
+
 void nv_pcrtc_reset(NVDevState *s)
 {
     memset(s->pcrtc_regs, 0, sizeof(s->pcrtc_regs));

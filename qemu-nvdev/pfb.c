@@ -34,6 +34,11 @@ static uint32_t nv04_boot0(NVDevState *s)
     return b | (s->ram_type == NVBIOS_RAM_SGRAM ? 0x00 : 0x20);
 }
 
+uint32_t nv_pfb_reg(NVDevState *s, uint32_t off)
+{
+    return off < sizeof(s->pfb_regs) ? s->pfb_regs[off >> 2] : 0;
+}
+
 void nv_pfb_reset(NVDevState *s)
 {
     memset(s->pfb_regs, 0, sizeof(s->pfb_regs));

@@ -62,7 +62,6 @@
 #define NV_PFIFO_CACHE1_GET     0x3270
 #define NV_PFIFO_CACHE1_ENGINE  0x3280
 #define NV_PFIFO_CACHE1_DMA_DCOUNT 0x32a0
-#define NV40_PFIFO_GRCTX_INSTANCE 0x32e0
 #define NV_PFIFO_CACHE1_METHOD  0x3800      /* + 8 * entry; DATA at + 4 */
 
 #define INTR_CACHE_ERROR        (1u << 0)
@@ -206,6 +205,11 @@ static const FifoGen *fifo_gen(NVDevState *s)
      * the nForce IGP (NV1A) came after NV17 with NV10's */
     return s->chip->chipset >= 0x17 && s->chip->chipset != 0x1a ?
            &gen_nv17 : &gen_nv10;
+}
+
+uint32_t nv_pfifo_reg(NVDevState *s, uint32_t reg)
+{
+    return reg >= 0x2000 && reg < 0x2000 + sizeof(s->fifo) ? R(s, reg) : 0;
 }
 
 uint32_t nv_pfifo_nr_channels(NVDevState *s)

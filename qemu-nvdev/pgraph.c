@@ -366,7 +366,7 @@ static void ctxctl_run(NVDevState *s, const char *why)
 /* NV40: the engine takes work of @chid, whose image PFIFO's GRCTX names */
 static void nv40_ctx_switch(NVDevState *s, int chid)
 {
-    uint32_t next = CTX_LOADED | (s->fifo[(0x32e0 - 0x2000) >> 2] & 0xfffff);
+    uint32_t next = CTX_LOADED | (nv_pfifo_reg(s, NV40_PFIFO_GRCTX_INSTANCE) & 0xfffff);
     uint32_t cur = G(s, NV40_PGRAPH_CTXCTL_CUR);
 
     if (cur == next) {

@@ -8,8 +8,12 @@
 #include "qemu/osdep.h"
 #include "nvdev.h"
 
-#define NV_PRAMDAC_NVPLL_COEFF  0x500
 #define NV_PRAMDAC_MPLL_COEFF   0x504
+
+uint32_t nv_pramdac_reg(NVDevState *s, int head, uint32_t off)
+{
+    return off < sizeof(s->pramdac_regs[0]) ? s->pramdac_regs[head][off >> 2] : 0;
+}
 
 void nv_pramdac_reset(NVDevState *s)
 {
@@ -32,7 +36,6 @@ void nv_pramdac_reset(NVDevState *s)
  * level above the comparators' threshold on all three channels.  DAC A
  * (TEST_CONTROL at 0x608) is the CRT output; DAC B (0x670) has no load.
  */
-#define NV_PRAMDAC_TEST_CONTROL         0x608
 #define NV_PRAMDAC_TEST_CONTROL_DAC2    0x670
 #define TEST_CONTROL_TP_INS_EN          (1u << 12)
 #define TEST_CONTROL_PWRDWN_DAC_OFF     (1u << 16)

@@ -28,6 +28,12 @@ static uint8_t *cr_file(NVDevState *s, int head)
     return head ? s->crb : s->vga.cr;
 }
 
+/* a head's CRTC registers, for the scanout */
+const uint8_t *nv_cr_file(NVDevState *s, int head)
+{
+    return cr_file(s, head);
+}
+
 static uint8_t *cr_index(NVDevState *s, int head)
 {
     return head ? &s->crb_index : &s->vga.cr_index;
@@ -38,13 +44,12 @@ static uint8_t *cr_index(NVDevState *s, int head)
  * PBUS_DEBUG_1 bit 28 ties them; the later two-head chips have one for
  * both (nouveau's NVLockVgaCrtcs writes head B's only on NV11).
  */
-#define NV_PBUS_DEBUG_1         0x084
 #define PBUS_DEBUG_1_HEADS_TIED (1u << 28)
 
 static bool *ext_lock(NVDevState *s, int head)
 {
     bool own = head && (s->chip->caps & NV_CAP_CR_LOCK_EACH) &&
-               !(s->pbus_regs[NV_PBUS_DEBUG_1 >> 2] & PBUS_DEBUG_1_HEADS_TIED);
+               !(nv_pbus_reg(s, NV_PBUS_DEBUG_1) & PBUS_DEBUG_1_HEADS_TIED);
 
     return &s->ext_unlocked[own ? 1 : 0];
 }
@@ -115,7 +120,6 @@ static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
  * output exceeds its threshold; an unterminated output (no monitor) swings
  * twice as high, so it trips at half the level a 75 ohm load allows.
  */
-#define NV_PRAMDAC_TEST_CONTROL 0x608
 #define NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF (1u << 16)
 #define DAC_SENSE_THRESHOLD 0x18
 
@@ -123,7 +127,7 @@ uint8_t nv_dac_sense_st00(NVDevState *s)
 {
     uint8_t st00 = vga_ioport_read(&s->vga, 0x3c2) & ~0x10;
     bool load = strcmp(s->monitor, "none") != 0;
-    bool powered = !(s->pramdac_regs[0][NV_PRAMDAC_TEST_CONTROL >> 2] &
+    bool powered = !(nv_pramdac_reg(s, 0, NV_PRAMDAC_TEST_CONTROL) &
                      NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF);
     unsigned level = s->vga.palette[2] * (load ? 1 : 2);
 

@@ -40,7 +40,7 @@ uint32_t nv_crystal_khz(NVDevState *s)
 
 uint64_t nv_ptimer_nvclk_khz(NVDevState *s)
 {
-    uint32_t coef = s->pramdac_regs[0][0x500 >> 2];
+    uint32_t coef = nv_pramdac_reg(s, 0, NV_PRAMDAC_NVPLL_COEFF);
     uint32_t m = coef & 0xff, n = (coef >> 8) & 0xff, p = (coef >> 16) & 7;
 
     if (!m) {

@@ -30,8 +30,6 @@
 #define NV_CIO_CRE_HEB_INDEX    0x2d
 #define NV_CIO_CRE_LSR_INDEX    0x25
 #define NV_CIO_CRE_EBR_INDEX    0x41
-#define NV_PCRTC_START          0x800
-#define NV_PRAMDAC_GENERAL_CONTROL 0x600
 #define NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL (1u << 12)
 
 static NVDevState *nv_of(VGACommonState *vga)
@@ -52,7 +50,7 @@ static int nv_get_bpp(VGACommonState *vga)
     case 1:
         return 8;
     case 2:
-        return (s->pramdac_regs[0][NV_PRAMDAC_GENERAL_CONTROL >> 2] &
+        return (nv_pramdac_reg(s, 0, NV_PRAMDAC_GENERAL_CONTROL) &
                 NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL) ? 16 : 15;
     case 3:
         return 32;
@@ -74,7 +72,7 @@ static void nv_get_offsets(VGACommonState *vga, uint32_t *pline_offset,
     *pline_offset = (cr[0x13] | (cr[NV_CIO_CRE_RPC0_INDEX] & 0xe0) << 3 |
                      (cr[NV_CIO_CRE_42] & 0x40) << 5) * 8;
     /* the renderer counts the start in 32-bit words */
-    *pstart_addr = (s->pcrtc_regs[0][NV_PCRTC_START >> 2] &
+    *pstart_addr = (nv_pcrtc_reg(s, 0, NV_PCRTC_START) &
                     (vga->vram_size - 1)) / 4;
     *pline_compare = 0xffff;        /* no split screen in extended modes */
 }
@@ -104,10 +102,6 @@ static unsigned bit(uint8_t v, int n)
  * its VPLL's pixel clock.  False while the head is not in an extended mode
  * or its clock is not set up.
  */
-#define NV_PRAMDAC_VPLL_COEFF   0x508
-#define NV_PRAMDAC_VPLL2_COEFF  0x520
-#define NV31_PRAMDAC_VPLL_B     0x578
-#define NV31_PRAMDAC_VPLL2_B    0x57c
 #define VPLL_B_VCO2_ENABLE      (1u << 31)
 #define VPLL_B_SINGLE_STAGE     0x011f  /* what NVIDIA's drivers write */
 
@@ -118,8 +112,8 @@ static unsigned bit(uint8_t v, int n)
  */
 static uint64_t vpll_hz(NVDevState *s, int head)
 {
-    const uint32_t *r = s->pramdac_regs[0];
-    uint32_t a = r[(head ? NV_PRAMDAC_VPLL2_COEFF : NV_PRAMDAC_VPLL_COEFF) >> 2];
+    uint32_t a = nv_pramdac_reg(s, 0, head ? NV_PRAMDAC_VPLL2_COEFF :
+                                              NV_PRAMDAC_VPLL_COEFF);
     uint32_t m = a & 0xff, n = (a >> 8) & 0xff, p = (a >> 16) & 7;
     uint64_t hz = (uint64_t)nv_crystal_khz(s) * 1000;
 
@@ -128,7 +122,8 @@ static uint64_t vpll_hz(NVDevState *s, int head)
     }
     hz = hz * n / m;
     if (s->chip->caps & NV_CAP_TWO_REG_PLL) {
-        uint32_t b = r[(head ? NV31_PRAMDAC_VPLL2_B : NV31_PRAMDAC_VPLL_B) >> 2];
+        uint32_t b = nv_pramdac_reg(s, 0, head ? NV31_PRAMDAC_VPLL2_B :
+                                                  NV31_PRAMDAC_VPLL_B);
         uint32_t m2 = b & 0xff, n2 = (b >> 8) & 0xff;
 
         if ((b & VPLL_B_VCO2_ENABLE) && (b & 0xffff) != VPLL_B_SINGLE_STAGE) {
@@ -144,7 +139,7 @@ static uint64_t vpll_hz(NVDevState *s, int head)
 bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
                    uint32_t *vtotal, uint32_t *vdisplay)
 {
-    const uint8_t *cr = head ? s->crb : s->vga.cr;
+    const uint8_t *cr = nv_cr_file(s, head);
     uint64_t hz, htotal;
 
     if (!(cr[NV_CIO_CRE_PIXEL_INDEX] & 3)) {
@@ -165,10 +160,8 @@ bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
     return *frame_ns > 0;
 }
 
-#define NV_PCRTC_CURSOR_CONFIG  0x810
 #define CURSOR_CONFIG_BPP_32    (1u << 12)
 #define CURSOR_CONFIG_PIXELS_64 (1u << 16)
-#define NV_PRAMDAC_CU_START_POS 0x300
 
 typedef struct NVCursor {
     bool on;
@@ -179,9 +172,9 @@ typedef struct NVCursor {
 
 static void cursor_state(NVDevState *s, NVCursor *c)
 {
-    const uint8_t *cr = s->vga.cr;
-    uint32_t cfg = s->pcrtc_regs[0][NV_PCRTC_CURSOR_CONFIG >> 2];
-    uint32_t pos = s->pramdac_regs[0][NV_PRAMDAC_CU_START_POS >> 2];
+    const uint8_t *cr = nv_cr_file(s, 0);
+    uint32_t cfg = nv_pcrtc_reg(s, 0, NV_PCRTC_CURSOR_CONFIG);
+    uint32_t pos = nv_pramdac_reg(s, 0, NV_PRAMDAC_CU_START_POS);
 
     c->on = (cr[0x31] & 1) && extended(&s->vga);
     c->offset = (uint32_t)cr[0x2f] << 24 | (cr[0x30] & 0x7f) << 17 |
@@ -259,7 +252,7 @@ static void nv_cursor_draw_line(VGACommonState *vga, uint8_t *d, int y)
 static void nv_headb_update(void *opaque)
 {
     NVDevState *s = opaque;
-    const uint8_t *cr = s->crb;
+    const uint8_t *cr = nv_cr_file(s, 1);
     DisplaySurface *surface;
     uint32_t start, pitch, fmt = cr[NV_CIO_CRE_PIXEL_INDEX] & 3;
     bool rgb565;
@@ -288,11 +281,11 @@ static void nv_headb_update(void *opaque)
         return;
     }
     bytes = fmt == 3 ? 4 : fmt;
-    rgb565 = s->pramdac_regs[1][NV_PRAMDAC_GENERAL_CONTROL >> 2] &
+    rgb565 = nv_pramdac_reg(s, 1, NV_PRAMDAC_GENERAL_CONTROL) &
              NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL;
     pitch = (cr[0x13] | (cr[NV_CIO_CRE_RPC0_INDEX] & 0xe0) << 3 |
              (cr[NV_CIO_CRE_42] & 0x40) << 5) * 8;
-    start = s->pcrtc_regs[1][NV_PCRTC_START >> 2];
+    start = nv_pcrtc_reg(s, 1, NV_PCRTC_START);
     for (int y = 0; y < h; y++) {
         uint32_t *line = (uint32_t *)(dst + y * surface_stride(surface));
         for (int x = 0; x < w; x++) {
@@ -303,7 +296,7 @@ static void nv_headb_update(void *opaque)
                 if (bytes == 1) {
                     const uint8_t *c = &s->palb[(s->vga.vram_ptr[off] &
                                                  s->palb_mask) * 3];
-                    int sh = (s->pramdac_regs[1][NV_PRAMDAC_GENERAL_CONTROL >> 2]
+                    int sh = (nv_pramdac_reg(s, 1, NV_PRAMDAC_GENERAL_CONTROL)
                               & (1u << 20)) ? 0 : 2;
                     px = (c[0] << sh & 0xff) << 16 | (c[1] << sh & 0xff) << 8 |
                          (c[2] << sh & 0xff);
