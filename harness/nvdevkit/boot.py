@@ -184,14 +184,15 @@ def _serve(proc, outdir, timeout):
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
          outdir=None, trace=True, timeout=DEFAULT_TIMEOUT, built=None,
          props=None, screendumps=False, vga=False, firmware=None, vbios=None,
-         overlays=(), icount_shift=ICOUNT_SHIFT):
-    """Boot @board with @driver; @props are nvdev device properties
-    (what is plugged in, e.g. {'monitor0': 'none'}).  With @screendumps the
-    guest may ask for PNGs of the screen (nvdev.screendump=1); virtual time
-    then depends on how fast the host answers, so such a boot's trace is
-    not reproducible.  @firmware is a directory put in the guest as
-    /lib/firmware (build.ctxprog_firmware() makes one), and nouveau is
-    told to use its context programs (kernel/patches: NvGrUseFW=1).
+         overlays=(), icount_shift=ICOUNT_SHIFT, memory=256):
+    """Boot @board with @driver and @memory MiB of guest RAM; @props are
+    nvdev device properties (what is plugged in, e.g. {'monitor0':
+    'none'}).  With @screendumps the guest may ask for PNGs of the screen
+    (nvdev.screendump=1); virtual time then depends on how fast the host
+    answers, so such a boot's trace is not reproducible.  @firmware is a
+    directory put in the guest as /lib/firmware
+    (build.ctxprog_firmware() makes one), and nouveau is told to use its
+    context programs (kernel/patches: NvGrUseFW=1).
     @vbios is a VBIOS image to boot instead of @board's (a dump of a real
     card, say); @board then only names the run.  @overlays are cpio
     archives unpacked over the initramfs, in turn (IGT's, say)."""
@@ -224,7 +225,7 @@ def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',
     cmd = qemu_command(qemu, kernel, initrd, rom, outdir,
                        f'nvdev.driver={driver} {cmdline}', trace and not vga,
                        props=props, interactive=screendumps,
-                       icount_shift=icount_shift)
+                       icount_shift=icount_shift, memory=memory)
     with open(os.path.join(outdir, 'command'), 'w') as f:
         f.write(' '.join(cmd) + '\n')
     start = time.monotonic()

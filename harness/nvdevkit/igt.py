@@ -44,6 +44,13 @@ DEFAULT_TESTS = (
 # the host time, so only these binaries get the fast CPU, in a boot of
 # their own.
 FAST_CPU_SHIFT = 2
+
+# The guest's RAM in IGT's boots: its binaries and libraries sit in the
+# initramfs (tmpfs), and TTM evicts VRAM buffers to system memory; with the
+# boots' 256 MiB nouveau's kms_flip run ended in the OOM killer inside
+# ttm_mem_evict_first (flip-vs-expired-vblank, exit 137).  A PC these cards
+# sat in had 512 MiB to 2 GiB.
+MEMORY_MB = 1024
 FAST_CPU = ('kms_flip', 'kms_cursor_legacy')
 
 # Binaries whose subtests run one process each, as igt_runner runs every
@@ -165,11 +172,13 @@ def parse(text):
             continue
         if line.startswith('nvdev-igt-exit '):
             rc = int(line.split()[2])
+            # what it last said before it died, if anything
+            died = f'exit {rc}' + (f': {reason}' if reason else '')
             if subtest:
                 name = f'{binary}@{subtest}' + (f'@{dynamic}' if dynamic else '')
-                results[name] = ('incomplete', f'exit {rc}')
+                results[name] = ('incomplete', died)
             if dynamic and subtest:
-                results.setdefault(f'{binary}@{subtest}', ('incomplete', f'exit {rc}'))
+                results.setdefault(f'{binary}@{subtest}', ('incomplete', died))
             if not ran_subtests:
                 results[f'{binary}@{asked}' if asked else binary] = (
                     EXIT.get(rc, 'fail'),
@@ -242,7 +251,7 @@ def run(board, driver, specs=DEFAULT_TESTS, build=None, props=None,
         b = nvboot.boot(board=board, driver=driver, outdir=out, built=built,
                         cmdline=f'nvdev.igt=1 {cmdline}'.strip(), props=props,
                         timeout=timeout, trace=False, overlays=[ov],
-                        icount_shift=shift)
+                        icount_shift=shift, memory=MEMORY_MB)
         first = first or b
         if b.report is None:
             return b, parse(''.join(texts))
@@ -353,6 +362,10 @@ EXPLAIN = [
     (r'/sys/power', 'no system suspend in the guest (allnoconfig kernel without '
      'ACPI; QEMU\'s pc machine suspends through ACPI)'),
     (r'igt_setup_runtime_pm', 'no runtime PM in the guest kernel (CONFIG_PM off)'),
+    (r'implicit-plane-lease .*plane_idx', 'nouveau\'s pre-NV50 display has no cursor '
+     'plane: dispnv04 drives the cursor through the legacy CRTC hooks (crtc.c '
+     'cursor_set/cursor_move); its planes are the primary and the NV10 overlay',
+     'nouveau'),
     (r'plane_idx >= 0 && plane_idx < pipe->n_planes|n_planes > 1',
      'no overlay plane: the driver exposes a primary and a cursor plane per head '
      '(the NV10+ video overlay is not a KMS plane here)'),
