@@ -82,12 +82,12 @@ static bool gart44_translate(NVDevState *s, uint32_t ctrl, uint64_t addr,
     uint32_t w[4];
 
     at = table + (idx / 4) * 16;
-    if (addr >= nv_pfb_reg(s, NV_PFB_NV44_GART_SIZE) ||
+    if (addr >= nv_pfb_reg(s, NV_PFB_GART_SIZE) ||
         at + 16 > s->vga.vram_size) {
         qemu_log_mask(LOG_GUEST_ERROR, "nvdev: %s: GART address 0x%" PRIx64
                       " is beyond the GART (0x%x bytes, table at VRAM 0x%"
                       PRIx64 "): the dummy page\n", who, addr,
-                      nv_pfb_reg(s, NV_PFB_NV44_GART_SIZE), table);
+                      nv_pfb_reg(s, NV_PFB_GART_SIZE), table);
         goto dummy;
     }
     for (int i = 0; i < 4; i++) {
@@ -116,7 +116,7 @@ static bool gart44_translate(NVDevState *s, uint32_t ctrl, uint64_t addr,
     *phys = pfn * PAGE + addr % PAGE;
     return true;
 dummy:
-    *phys = (nv_pfb_reg(s, NV_PFB_NV44_GART_DUMMY) & ~(PAGE - 1)) + addr % PAGE;
+    *phys = (nv_pfb_reg(s, NV_PFB_GART_NULL) & ~(PAGE - 1)) + addr % PAGE;
     return true;
 }
 

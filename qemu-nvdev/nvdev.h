@@ -15,6 +15,7 @@
 #include "qom/object.h"
 #include "hw/i2c/bitbang_i2c.h"
 #include "nvbios.h"
+#include "hw/display/nvdev/nvdev-regs.h"
 
 #define TYPE_NVDEV "nvdev"
 #define TYPE_NVDEV_NFORCE "nvdev-nforce"
@@ -379,25 +380,9 @@ extern const VMStateDescription vmstate_nv_vga_b;
 const uint8_t *nv_cr_file(NVDevState *s, int head);
 
 /*
- * Registers one unit reads of another, by their offset in that unit: the
- * owner keeps them in its own array and answers through these.
+ * Registers one unit reads of another (names: nvdev-regs.h, offsets in the
+ * unit): the owner keeps them in its own array and answers through these.
  */
-#define NV_PBUS_DEBUG_1             0x084
-#define NV_PFB_GART_CTRL            0x800   /* the table | enable bits */
-#define NV_PFB_NV44_GART_SIZE       0x804
-#define NV_PFB_NV44_GART_DUMMY      0x818
-#define NV_PRAMDAC_CU_START_POS     0x300
-#define NV_PRAMDAC_NVPLL_COEFF      0x500
-#define NV_PRAMDAC_VPLL_COEFF       0x508
-#define NV_PRAMDAC_VPLL2_COEFF      0x520
-#define NV31_PRAMDAC_VPLL_B         0x578
-#define NV31_PRAMDAC_VPLL2_B        0x57c
-#define NV_PRAMDAC_GENERAL_CONTROL  0x600
-#define NV_PRAMDAC_TEST_CONTROL     0x608
-#define NV_PCRTC_START              0x800
-#define NV_PCRTC_CURSOR_CONFIG      0x810
-#define NV40_PFIFO_GRCTX_INSTANCE   0x32e0  /* PFIFO's registers by address */
-
 uint32_t nv_pbus_reg(NVDevState *s, uint32_t off);
 uint32_t nv_pfb_reg(NVDevState *s, uint32_t off);
 uint32_t nv_pramdac_reg(NVDevState *s, int head, uint32_t off);

@@ -9,9 +9,6 @@
 #include "nvdev.h"
 #include "trace.h"
 
-#define NV_PBUS_INTR_0      0x100
-#define NV_PBUS_INTR_EN_0   0x140
-#define NV_PBUS_PCI_NV_0    0x800   /* config space mirror, 256 bytes */
 
 /*
  * NV4x: the backlight PWM of a mobile part (nouveau's NV40_PMC_BACKLIGHT):
@@ -21,9 +18,6 @@
  * panel power scripts.  A board with a panel comes out of POST with it
  * lit at full duty; one without has nothing on the line and reads 0.
  */
-#define NV40_PBUS_RAM_CFG   0x218   /* NV40: 9:8 the RAM type */
-#define NV40_PBUS_HWUNITS   0x540   /* read-only: chip->hw_units */
-#define NV40_PBUS_PWM       0x5f0
 #define   PWM_ENABLE        (1u << 31)
 #define   PWM_DUTY_SHIFT    16
 #define   PWM_DUTY_MASK     (0x1fu << PWM_DUTY_SHIFT)
@@ -42,15 +36,15 @@ void nv_pbus_reset(NVDevState *s)
 {
     memset(s->pbus_regs, 0, sizeof(s->pbus_regs));
     if (has_pwm(s) && s->lvds_i2c >= 0) {
-        s->pbus_regs[NV40_PBUS_PWM >> 2] = PWM_ENABLE | PWM_DUTY_MASK;
+        s->pbus_regs[NV_PBUS_BACKLIGHT >> 2] = PWM_ENABLE | PWM_DUTY_MASK;
     }
 }
 
 static void pwm_write(NVDevState *s, uint32_t val)
 {
-    uint32_t old = s->pbus_regs[NV40_PBUS_PWM >> 2];
+    uint32_t old = s->pbus_regs[NV_PBUS_BACKLIGHT >> 2];
 
-    s->pbus_regs[NV40_PBUS_PWM >> 2] = val;
+    s->pbus_regs[NV_PBUS_BACKLIGHT >> 2] = val;
     if ((old ^ val) & (PWM_ENABLE | PWM_DUTY_MASK)) {
         trace_nvdev_backlight(!!(val & PWM_ENABLE),
                               (val & PWM_DUTY_MASK) >> PWM_DUTY_SHIFT);
@@ -72,20 +66,20 @@ static uint64_t nv_pbus_read(NVDevState *s, const NVUnit *u, hwaddr addr,
         return s->pbus_intr;
     case NV_PBUS_INTR_EN_0:
         return s->pbus_intr_en;
-    case NV40_PBUS_PWM:
+    case NV_PBUS_BACKLIGHT:
         if (!has_pwm(s)) {
             *unimp = true;
             return 0;
         }
         return s->pbus_regs[addr >> 2];
-    case NV40_PBUS_RAM_CFG:
+    case NV_PBUS_RAM_CFG:
         if (!(s->chip->caps & NV_CAP_RAM_PBUS1218)) {
             return nv_plain_read(s, s->pbus_regs, u, addr, unimp);
         }
         /* 9:8 the RAM type: 0 SDRAM, 1 DDR1 (2 GDDR3, 3 DDR2) */
         return (s->pbus_regs[addr >> 2] & ~0x300u) |
                (s->ram_type == NVBIOS_RAM_DDR1 ? 0x100 : 0);
-    case NV40_PBUS_HWUNITS:
+    case NV_PBUS_GRAPH_UNITS:
         if (s->chip->family != NV_40) {
             *unimp = true;
         }
@@ -115,14 +109,14 @@ static void nv_pbus_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         s->pbus_intr_en = val;
         nvdev_update_irq(s);
         break;
-    case NV40_PBUS_PWM:
+    case NV_PBUS_BACKLIGHT:
         if (!has_pwm(s)) {
             *unimp = true;
             return;
         }
         pwm_write(s, val);
         break;
-    case NV40_PBUS_HWUNITS:
+    case NV_PBUS_GRAPH_UNITS:
         *unimp = s->chip->family != NV_40;
         break;
     default:

@@ -12,9 +12,6 @@
 #include "nvdev.h"
 #include "trace.h"
 
-#define NV_PCRTC_INTR_0         0x100
-#define NV_PCRTC_INTR_EN_0      0x140
-#define NV_PCRTC_RASTER         0x808
 
 #define NV_PCRTC_INTR_VBLANK    1u
 
@@ -182,7 +179,7 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
             break;                          /* a C51 I2C port */
         }
         nv_plain_write(s, s->pcrtc_regs[head], u, addr, val, unimp);
-        if (addr == 0x810 && !head) {
+        if (addr == NV_PCRTC_CURSOR_CONFIG && !head) {
             nv_cursor_changed(s);           /* CURSOR_CONFIG */
         }
         break;

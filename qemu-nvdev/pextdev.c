@@ -7,7 +7,6 @@
 #include "qemu/osdep.h"
 #include "nvdev.h"
 
-#define NV_PEXTDEV_BOOT_0   0x000
 
 static uint64_t nv_pextdev_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                                 unsigned size, bool *unimp)

@@ -8,15 +8,8 @@
 #include "qemu/osdep.h"
 #include "nvdev.h"
 
-#define NV04_PFB_BOOT_0     0x000
-#define NV04_PFB_CFG0       0x200
-#define NV10_PFB_FIFO_DATA  0x20c   /* RAM amount, bytes */
-#define NV41_PFB_RAM_TYPE   0x474   /* bit 0 DDR1, 1 DDR2, 2 GDDR3 */
-#define NV49_PFB_RAM_TYPE   0x914   /* 1:0: 0 DDR1, 1 DDR2, 2 GDDR3 */
-#define NV41_PFB_TLB_FLUSH  0x810   /* GART TLB: write bit 1, done = bit 5 */
 #define TLB_FLUSH_TRIGGER   0x02
 #define TLB_FLUSH_DONE      0x20
-#define NV44_PFB_GART_FLUSH 0x808   /* NV44 class: write bit 5, done = bit 0 */
 #define GART44_FLUSH        0x20
 #define GART44_FLUSH_DONE   0x01
 
@@ -43,7 +36,7 @@ void nv_pfb_reset(NVDevState *s)
 {
     memset(s->pfb_regs, 0, sizeof(s->pfb_regs));
     if (s->chip->caps & NV_CAP_PFB_NV10) {
-        s->pfb_regs[NV04_PFB_CFG0 >> 2] =
+        s->pfb_regs[NV_PFB_CFG0 >> 2] =
             s->ram_type == NVBIOS_RAM_DDR1 ? 0x00000001 : 0;
     }
 }
@@ -51,26 +44,26 @@ void nv_pfb_reset(NVDevState *s)
 static uint64_t nv_pfb_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                             unsigned size, bool *unimp)
 {
-    if ((s->chip->caps & NV_CAP_PFB_NV04) && addr == NV04_PFB_BOOT_0) {
+    if ((s->chip->caps & NV_CAP_PFB_NV04) && addr == NV_PFB_BOOT_0) {
         return nv04_boot0(s);
     }
-    if ((s->chip->caps & NV_CAP_PFB_NV10) && addr == NV10_PFB_FIFO_DATA) {
+    if ((s->chip->caps & NV_CAP_PFB_NV10) && addr == NV_PFB_FIFO_DATA) {
         return (uint64_t)s->vram_mb << 20;
     }
-    if ((s->chip->caps & NV_CAP_RAM_PFB914) && addr == NV49_PFB_RAM_TYPE) {
+    if ((s->chip->caps & NV_CAP_RAM_PFB914) && addr == NV_PFB_RAM_TYPE_NV49) {
         /* no SDRAM on these: the board's DDR1, or "unknown" (3) */
         return s->ram_type == NVBIOS_RAM_DDR1 ? 0x0 : 0x3;
     }
     if ((s->chip->caps & (NV_CAP_RAM_PBUS1218 | NV_CAP_RAM_PFB914)) == 0 &&
-        (s->chip->caps & NV_CAP_NV40) && addr == NV41_PFB_RAM_TYPE) {
+        (s->chip->caps & NV_CAP_NV40) && addr == NV_PFB_RAM_TYPE) {
         return s->ram_type == NVBIOS_RAM_DDR1 ? 0x1 : 0x0;
     }
-    if ((s->chip->caps & NV_CAP_NV40) && addr == NV41_PFB_TLB_FLUSH) {
+    if ((s->chip->caps & NV_CAP_NV40) && addr == NV_PFB_GART_TLB_FLUSH) {
         /* the GART is not modelled: a flush completes at once */
         uint32_t v = s->pfb_regs[addr >> 2];
         return v & TLB_FLUSH_TRIGGER ? v | TLB_FLUSH_DONE : v;
     }
-    if ((s->chip->caps & NV_CAP_NV44_GART) && addr == NV44_PFB_GART_FLUSH) {
+    if ((s->chip->caps & NV_CAP_NV44_GART) && addr == NV_PFB_GART_FLUSH) {
         /* the device caches no GART entry: a flush is done at once */
         uint32_t v = s->pfb_regs[addr >> 2];
         return v & GART44_FLUSH ? v | GART44_FLUSH_DONE : v;
@@ -81,7 +74,7 @@ static uint64_t nv_pfb_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 static void nv_pfb_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                          uint64_t val, unsigned size, bool *unimp)
 {
-    if (addr == NV04_PFB_BOOT_0 || addr == NV10_PFB_FIFO_DATA) {
+    if (addr == NV_PFB_BOOT_0 || addr == NV_PFB_FIFO_DATA) {
         *unimp = true;              /* straps: read-only here */
         return;
     }

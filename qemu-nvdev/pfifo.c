@@ -27,42 +27,10 @@
 #include "qemu/log.h"
 #include "nvdev.h"
 
-#define R(s, a)             ((s)->fifo[((a) - 0x2000) >> 2])
+/* a PFIFO register by its offset in PFIFO (nvdev-regs.h) */
+#define R(s, off)           ((s)->fifo[(off) >> 2])
 
-#define NV_PFIFO_DELAY_0        0x2040
-#define NV_PFIFO_DMA_TIMESLICE  0x2044
-#define NV_PFIFO_INTR_0         0x2100
-#define NV_PFIFO_INTR_EN_0      0x2140
-#define NV_PFIFO_RAMHT          0x2210
-#define NV_PFIFO_RAMFC          0x2214
-#define NV_PFIFO_RAMRO          0x2218
-#define NV40_PFIFO_RAMFC        0x2220
-#define NV_PFIFO_CACHES         0x2500
-#define NV_PFIFO_MODE           0x2504
-#define NV_PFIFO_DMA            0x2508
-#define NV_PFIFO_SIZE           0x250c
-#define NV_PFIFO_CACHE1_PUSH0   0x3200
-#define NV_PFIFO_CACHE1_PUSH1   0x3204
-#define NV_PFIFO_CACHE1_PUT     0x3210
-#define NV_PFIFO_CACHE1_DMA_PUSH 0x3220
-#define NV_PFIFO_CACHE1_DMA_FETCH 0x3224
-#define NV_PFIFO_CACHE1_DMA_STATE 0x3228
-#define NV_PFIFO_CACHE1_DMA_INSTANCE 0x322c
-#define NV_PFIFO_CACHE1_DMA_PUT 0x3240
-#define NV_PFIFO_CACHE1_DMA_GET 0x3244
-#define NV_PFIFO_CACHE1_REF_CNT 0x3248
-#define NV_PFIFO_CACHE1_DMA_SUBROUTINE 0x324c
-#define NV_PFIFO_CACHE1_PULL0   0x3250
-#define NV_PFIFO_CACHE1_PULL1   0x3254
-#define NV_PFIFO_CACHE1_HASH    0x3258
-#define NV_PFIFO_CACHE1_ACQUIRE_TIMEOUT 0x3260
-#define NV_PFIFO_CACHE1_ACQUIRE_TIMESTAMP 0x3264
-#define NV_PFIFO_CACHE1_ACQUIRE_VALUE 0x3268
-#define NV_PFIFO_CACHE1_SEMAPHORE 0x326c
-#define NV_PFIFO_CACHE1_GET     0x3270
-#define NV_PFIFO_CACHE1_ENGINE  0x3280
-#define NV_PFIFO_CACHE1_DMA_DCOUNT 0x32a0
-#define NV_PFIFO_CACHE1_METHOD  0x3800      /* + 8 * entry; DATA at + 4 */
+#define NV_PFIFO_CACHE1_METHOD  0x1800      /* + 8 * entry; DATA at + 4 */
 
 #define INTR_CACHE_ERROR        (1u << 0)
 #define INTR_DMA_PUSHER         (1u << 12)
@@ -158,7 +126,7 @@ static const RamfcField ramfc_nv40[] = {
     { 32,  0, 0x10,  0, NV_PFIFO_CACHE1_DMA_DCOUNT },
     { 32,  0, 0x14,  0, NV_PFIFO_CACHE1_DMA_STATE },
     { 28,  0, 0x18,  0, NV_PFIFO_CACHE1_DMA_FETCH },
-    { 2,  28, 0x18, 28, 0x2058 },
+    { 2,  28, 0x18, 28, 0x0058 },
     { 32,  0, 0x1c,  0, NV_PFIFO_CACHE1_ENGINE },
     { 32,  0, 0x20,  0, NV_PFIFO_CACHE1_PULL1 },
     { 32,  0, 0x24,  0, NV_PFIFO_CACHE1_ACQUIRE_VALUE },
@@ -166,13 +134,13 @@ static const RamfcField ramfc_nv40[] = {
     { 32,  0, 0x2c,  0, NV_PFIFO_CACHE1_ACQUIRE_TIMEOUT },
     { 32,  0, 0x30,  0, NV_PFIFO_CACHE1_SEMAPHORE },
     { 32,  0, 0x34,  0, NV_PFIFO_CACHE1_DMA_SUBROUTINE },
-    { 32,  0, 0x38,  0, NV40_PFIFO_GRCTX_INSTANCE },
+    { 32,  0, 0x38,  0, NV_PFIFO_GRCTX_INSTANCE },
     { 17,  0, 0x3c,  0, NV_PFIFO_DMA_TIMESLICE },
-    { 32,  0, 0x40,  0, 0x32e4 },
-    { 32,  0, 0x44,  0, 0x32e8 },
-    { 32,  0, 0x4c,  0, 0x2088 },
-    { 32,  0, 0x50,  0, 0x3300 },
-    { 32,  0, 0x54,  0, 0x330c },
+    { 32,  0, 0x40,  0, 0x12e4 },
+    { 32,  0, 0x44,  0, 0x12e8 },
+    { 32,  0, 0x4c,  0, 0x0088 },
+    { 32,  0, 0x50,  0, 0x1300 },
+    { 32,  0, 0x54,  0, 0x130c },
     { 0 }
 };
 
@@ -209,7 +177,7 @@ static const FifoGen *fifo_gen(NVDevState *s)
 
 uint32_t nv_pfifo_reg(NVDevState *s, uint32_t reg)
 {
-    return reg >= 0x2000 && reg < 0x2000 + sizeof(s->fifo) ? R(s, reg) : 0;
+    return reg < sizeof(s->fifo) ? R(s, reg) : 0;
 }
 
 uint32_t nv_pfifo_nr_channels(NVDevState *s)
@@ -243,7 +211,7 @@ static bool cur_dma(NVDevState *s)
 static uint32_t ramfc_entry(NVDevState *s, uint32_t chid)
 {
     if (fifo_gen(s)->nv40) {
-        uint32_t base = (R(s, NV40_PFIFO_RAMFC) & 0xfff) << 16, off;
+        uint32_t base = (R(s, NV_PFIFO_RAMFC_NV40) & 0xfff) << 16, off;
 
         if ((s->chip->caps & NV_CAP_RAMIN_512K)) {
             /* a VRAM address on the NV44 class */
@@ -816,7 +784,7 @@ void nv_pfifo_kick(NVDevState *s)
 static uint64_t nv_pfifo_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                               unsigned size, bool *unimp)
 {
-    uint32_t reg = u->base + addr;
+    uint32_t reg = addr;
 
     if (reg >= NV_PFIFO_CACHE1_METHOD) {
         if (fifo_gen(s)->nv40) {
@@ -838,7 +806,7 @@ static uint64_t nv_pfifo_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 static void nv_pfifo_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                            uint64_t val, unsigned size, bool *unimp)
 {
-    uint32_t reg = u->base + addr;
+    uint32_t reg = addr;
 
     if (reg >= NV_PFIFO_CACHE1_METHOD) {
         if (fifo_gen(s)->nv40) {

@@ -32,32 +32,12 @@
 #include "trace.h"
 #include "ctxprog/ctxprog.h"
 
-#define G(s, a)                 ((s)->gr[((a) - 0x400000) >> 2])
+/* a PGRAPH register by its offset in PGRAPH (nvdev-regs.h) */
+#define G(s, off)               ((s)->gr[(off) >> 2])
+/* NV10+: the class bound on each subchannel, + 4 * subc (NV04's CTX_SWITCH1) */
+#define NV10_PGRAPH_CTX_CACHE   NV_PGRAPH_CTX_SWITCH1
 
-#define NV_PGRAPH_INTR          0x400100
-#define NV_PGRAPH_NSTATUS       0x400104
-#define NV_PGRAPH_NSOURCE       0x400108
-#define NV40_PGRAPH_INTR_EN     0x40013c
-#define NV_PGRAPH_INTR_EN       0x400140
-#define NV10_PGRAPH_CTX_CONTROL 0x400144
 #define   CTX_CONTROL_VALID     (1u << 16)  /* a channel's context is loaded */
-#define NV10_PGRAPH_CTX_USER    0x400148    /* 28:24 its channel */
-#define NV10_PGRAPH_CTX_CACHE   0x400160    /* + 4 * subc: the class */
-#define NV04_PGRAPH_CTX_CACHE   0x400180
-#define NV04_PGRAPH_CTX_INST    0x40016c
-#define NV40_PGRAPH_CTXCTL_STAT 0x400300
-#define NV40_PGRAPH_CTXCTL_CMD  0x400304
-#define NV40_PGRAPH_CTXCTL_PC   0x400308
-#define NV40_PGRAPH_UCODE_INDEX 0x400324
-#define NV40_PGRAPH_UCODE_DATA  0x400328
-#define NV40_PGRAPH_CTXCTL_CUR  0x40032c
-#define NV_PGRAPH_STATUS        0x400700
-#define NV20_PGRAPH_CTX_TABLE   0x400780    /* RAMIN >> 4: an image per chid */
-#define NV20_PGRAPH_CTX_INST    0x400784    /* image of an explicit transfer */
-#define NV20_PGRAPH_CTX_XFER    0x400788    /* 0: load it, 1: save to it */
-#define NV_PGRAPH_TRAPPED_ADDR  0x400704
-#define NV_PGRAPH_TRAPPED_DATA  0x400708
-#define NV_PGRAPH_FIFO          0x400720
 
 #define INTR_NOTIFY             (1u << 0)
 #define INTR_ERROR              (1u << 20)
@@ -74,7 +54,7 @@ static bool is_nv04(NVDevState *s)
 
 static uint32_t intr_en_reg(NVDevState *s)
 {
-    return s->chip->family == NV_40 ? NV40_PGRAPH_INTR_EN : NV_PGRAPH_INTR_EN;
+    return s->chip->family == NV_40 ? NV_PGRAPH_INTR_EN_NV40 : NV_PGRAPH_INTR_EN;
 }
 
 uint32_t nv_pgraph_intr(NVDevState *s)
@@ -128,9 +108,9 @@ uint32_t nv_pgraph_class(NVDevState *s, uint32_t inst)
  * (envytools' NV40 PGRAPH page is a todo), so the layout is the device's;
  * that the state survives a switch is the program's doing.
  */
-#define NV40_GR_SUBC_INST       0x4001e0
-#define NV40_GR_SUBC_CLASS      0x400160
-#define NV40_GR_STATE           0x400a00
+#define NV40_GR_SUBC_INST       0x1e0
+#define NV40_GR_SUBC_CLASS      0x160
+#define NV40_GR_STATE           0xa00
 #define NV40_GR_STATE_WORDS     73
 
 QEMU_BUILD_BUG_ON(NV_GRCTX_WORDS - GC_NOTIFY_DMA > NV40_GR_STATE_WORDS);
@@ -175,13 +155,13 @@ static void state_put(NVDevState *s, const uint32_t *ctx)
 /* What the driver's interrupt handler reads about the objects of @ctx */
 static void show_context(NVDevState *s, const uint32_t *ctx, int subc)
 {
-    uint32_t cache = is_nv04(s) ? NV04_PGRAPH_CTX_CACHE : NV10_PGRAPH_CTX_CACHE;
+    uint32_t cache = is_nv04(s) ? NV_PGRAPH_CTX_CACHE1 : NV10_PGRAPH_CTX_CACHE;
 
     for (int i = 0; i < 8; i++) {
         G(s, cache + 4 * i) = ctx[GC_SUBC_CLASS + i];
     }
     if (is_nv04(s)) {
-        G(s, NV04_PGRAPH_CTX_INST) = ctx[GC_SUBC_INST + subc] >> 4;
+        G(s, NV_PGRAPH_CTX_SWITCH4) = ctx[GC_SUBC_INST + subc] >> 4;
     }
 }
 
@@ -227,12 +207,12 @@ static void trap(NVDevState *s, const uint32_t *ctx, int chid, int subc,
  */
 static void nv20_ctx_switch(NVDevState *s, int chid)
 {
-    uint32_t table = G(s, NV20_PGRAPH_CTX_TABLE) << 4;
-    uint32_t user = G(s, NV10_PGRAPH_CTX_USER);
+    uint32_t table = G(s, NV_PGRAPH_CHANNEL_CTX_TABLE) << 4;
+    uint32_t user = G(s, NV_PGRAPH_CTX_USER_NV10);
     int cur = (user >> 24) & 0x1f;
     uint32_t image, word0, id_off;
 
-    if ((G(s, NV10_PGRAPH_CTX_CONTROL) & CTX_CONTROL_VALID) && cur == chid) {
+    if ((G(s, NV_PGRAPH_CTX_CONTROL_NV10) & CTX_CONTROL_VALID) && cur == chid) {
         return;
     }
     image = nv_ramin_rd32(s, table + chid * 4) << 4;
@@ -244,8 +224,8 @@ static void nv20_ctx_switch(NVDevState *s, int chid)
                       chid, image, word0);
     }
     trace_nvdev_gr_ctx_switch(cur, chid, image);
-    G(s, NV10_PGRAPH_CTX_CONTROL) |= CTX_CONTROL_VALID;
-    G(s, NV10_PGRAPH_CTX_USER) = (user & ~0x1f000000u) | chid << 24;
+    G(s, NV_PGRAPH_CTX_CONTROL_NV10) |= CTX_CONTROL_VALID;
+    G(s, NV_PGRAPH_CTX_USER_NV10) = (user & ~0x1f000000u) | chid << 24;
 }
 
 /*
@@ -260,22 +240,23 @@ static void nv20_ctx_switch(NVDevState *s, int chid)
  * outside instance memory) leaves CTXCTL busy with its PC in 0x400308,
  * which is what nouveau's "ctxprog timeout %08x" prints.
  */
-#define NV40_PGRAPH_CTXCTL_NEXT 0x400330
-#define NV40_PGRAPH_CTXCTL_SWAP 0x400784
+/* NV40: the image a switch saves to or loads from (NV20's CTX_POINTER) */
+#define NV40_PGRAPH_CTXCTL_SWAP NV_PGRAPH_CHANNEL_CTX_POINTER
 #define CTXCTL_BUSY             (1u << 0)
 #define CTXCTL_CMD_START        (1u << 0)
 #define CTXCTL_CMD_KILL         (1u << 1)
 #define CTX_LOADED              0x01000000u
 #define CTXCTL_MAX_STEPS        100000
 
+/* libctxprog names PGRAPH registers by their BAR0 address */
 static uint32_t ctxctl_reg_read(void *opaque, uint32_t reg)
 {
-    return G((NVDevState *)opaque, reg);
+    return G((NVDevState *)opaque, reg - NV_PGRAPH_BASE);
 }
 
 static void ctxctl_reg_write(void *opaque, uint32_t reg, uint32_t val)
 {
-    G((NVDevState *)opaque, reg) = val;
+    G((NVDevState *)opaque, reg - NV_PGRAPH_BASE) = val;
 }
 
 static bool ctxctl_hw_flag(void *opaque, unsigned flag)
@@ -325,7 +306,7 @@ static const char *const stop_words[] = {
 
 static void ctxctl_run(NVDevState *s, const char *why)
 {
-    unsigned pc = G(s, NV40_PGRAPH_CTXCTL_PC) >> 24;
+    unsigned pc = G(s, NV_PGRAPH_CTXCTL_PC) >> 24;
     CtxprogRun run;
 
     ctxprog_run(s->ctxprog, s->ctxprog_len, pc, CTXCTL_MAX_STEPS, &ctxctl_ops,
@@ -344,20 +325,20 @@ static void ctxctl_run(NVDevState *s, const char *why)
     }
     switch (run.stop) {
     case CTXPROG_STOP_END:
-        G(s, NV40_PGRAPH_CTXCTL_STAT) &= ~CTXCTL_BUSY;
-        G(s, NV40_PGRAPH_CTXCTL_PC) = run.word & 0xffffff;
+        G(s, NV_PGRAPH_CTXCTL_STATUS) &= ~CTXCTL_BUSY;
+        G(s, NV_PGRAPH_CTXCTL_PC) = run.word & 0xffffff;
         break;
     case CTXPROG_STOP_HALT:
-        G(s, NV40_PGRAPH_CTXCTL_STAT) &= ~CTXCTL_BUSY;
-        G(s, NV40_PGRAPH_CTXCTL_PC) = run.pc << 24 |
+        G(s, NV_PGRAPH_CTXCTL_STATUS) &= ~CTXCTL_BUSY;
+        G(s, NV_PGRAPH_CTXCTL_PC) = run.pc << 24 |
             (run.pc < s->ctxprog_len ? s->ctxprog[run.pc] & 0xffffff : 0);
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "nvdev: CTXCTL: the context program "
                       "(%s) %s at PC 0x%02x (0x%08x) after %u steps\n", why,
                       ctxprog_stop_name(run.stop), run.pc, run.word, run.steps);
-        G(s, NV40_PGRAPH_CTXCTL_STAT) |= CTXCTL_BUSY;
-        G(s, NV40_PGRAPH_CTXCTL_PC) = (run.pc & 0xff) << 24 |
+        G(s, NV_PGRAPH_CTXCTL_STATUS) |= CTXCTL_BUSY;
+        G(s, NV_PGRAPH_CTXCTL_PC) = (run.pc & 0xff) << 24 |
                                       (run.word & 0xffffff);
         break;
     }
@@ -366,14 +347,14 @@ static void ctxctl_run(NVDevState *s, const char *why)
 /* NV40: the engine takes work of @chid, whose image PFIFO's GRCTX names */
 static void nv40_ctx_switch(NVDevState *s, int chid)
 {
-    uint32_t next = CTX_LOADED | (nv_pfifo_reg(s, NV40_PFIFO_GRCTX_INSTANCE) & 0xfffff);
-    uint32_t cur = G(s, NV40_PGRAPH_CTXCTL_CUR);
+    uint32_t next = CTX_LOADED | (nv_pfifo_reg(s, NV_PFIFO_GRCTX_INSTANCE) & 0xfffff);
+    uint32_t cur = G(s, NV_PGRAPH_CTXCTL_CUR);
 
     if (cur == next) {
         return;
     }
-    if (s->ctxprog_len && !(G(s, NV40_PGRAPH_CTXCTL_STAT) & CTXCTL_BUSY)) {
-        G(s, NV40_PGRAPH_CTXCTL_NEXT) = next;
+    if (s->ctxprog_len && !(G(s, NV_PGRAPH_CTXCTL_STATUS) & CTXCTL_BUSY)) {
+        G(s, NV_PGRAPH_CTXCTL_NEXT) = next;
         s->ctxctl_auto = 2 | !!(cur & CTX_LOADED);
         if (cur & CTX_LOADED) {
             G(s, NV40_PGRAPH_CTXCTL_SWAP) = cur;
@@ -382,7 +363,7 @@ static void nv40_ctx_switch(NVDevState *s, int chid)
         }
         ctxctl_run(s, "channel switch");
         s->ctxctl_auto = 0;
-        if (G(s, NV40_PGRAPH_CTXCTL_CUR) == next) {
+        if (G(s, NV_PGRAPH_CTXCTL_CUR) == next) {
             return;
         }
         qemu_log_mask(LOG_GUEST_ERROR, "nvdev: CTXCTL: the context program "
@@ -390,7 +371,7 @@ static void nv40_ctx_switch(NVDevState *s, int chid)
                       (next & 0xfffff) << 4);
     }
     /* no program, or a broken one: the engine goes on with the channel */
-    G(s, NV40_PGRAPH_CTXCTL_CUR) = next;
+    G(s, NV_PGRAPH_CTXCTL_CUR) = next;
 }
 
 /* PGRAPH takes work of @chid: its context must be the resident one */
@@ -452,7 +433,7 @@ void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
 static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
                                unsigned size, bool *unimp)
 {
-    uint32_t reg = u->base + addr;
+    uint32_t reg = addr;
 
     switch (reg) {
     case NV_PGRAPH_INTR:
@@ -460,12 +441,12 @@ static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PGRAPH_STATUS:
         /* bit 0: busy, while the last operation's time runs */
         return s->gr_busy_until > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    case NV40_PGRAPH_CTXCTL_STAT:
+    case NV_PGRAPH_CTXCTL_STATUS:
         if (s->chip->family == NV_40) {
             return G(s, reg);       /* busy only if a run could not end */
         }
         break;
-    case NV40_PGRAPH_UCODE_DATA:
+    case NV_PGRAPH_CTXCTL_UCODE_DATA:
         if (s->chip->family == NV_40) {
             *unimp = true;          /* write-only */
             return 0;
@@ -480,7 +461,7 @@ static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                             uint64_t val, unsigned size, bool *unimp)
 {
-    uint32_t reg = u->base + addr;
+    uint32_t reg = addr;
 
     switch (reg) {
     case NV_PGRAPH_INTR:
@@ -488,7 +469,7 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         nvdev_update_irq(s);
         return;
     case NV_PGRAPH_INTR_EN:
-    case NV40_PGRAPH_INTR_EN:
+    case NV_PGRAPH_INTR_EN_NV40:
         G(s, reg) = val;
         nvdev_update_irq(s);
         return;
@@ -498,13 +479,13 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
             nv_pfifo_kick(s);
         }
         return;
-    case NV20_PGRAPH_CTX_XFER:
+    case NV_PGRAPH_CHANNEL_CTX_XFER:
         if (s->chip->family == NV_20 || s->chip->family == NV_30) {
             /* the driver's own load or save of the image at CTX_INST:
              * done at once (the state is the device's), the trigger
              * clears itself */
             trace_nvdev_gr_ctx_xfer(val & 2 ? "save" : "load",
-                                    G(s, NV20_PGRAPH_CTX_INST) << 4);
+                                    G(s, NV_PGRAPH_CHANNEL_CTX_POINTER) << 4);
             G(s, reg) = 0;
             return;
         }
@@ -514,12 +495,12 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     }
     if (s->chip->family == NV_40) {
         switch (reg) {
-        case NV40_PGRAPH_UCODE_INDEX:
+        case NV_PGRAPH_CTXCTL_UCODE_INDEX:
             s->ctxprog_len = MIN(val, NV_CTXPROG_WORDS);
             s->ctxprog_unimp_logged = false;
             G(s, reg) = val;
             return;
-        case NV40_PGRAPH_UCODE_DATA:
+        case NV_PGRAPH_CTXCTL_UCODE_DATA:
             if (s->ctxprog_len < NV_CTXPROG_WORDS) {
                 s->ctxprog[s->ctxprog_len++] = val;
             } else {
@@ -527,11 +508,11 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                               "longer than %u words\n", NV_CTXPROG_WORDS);
             }
             return;
-        case NV40_PGRAPH_CTXCTL_CMD:
+        case NV_PGRAPH_CTXCTL_CMD:
             G(s, reg) = val;
             if (val & CTXCTL_CMD_KILL) {
-                G(s, NV40_PGRAPH_CTXCTL_STAT) &= ~CTXCTL_BUSY;
-                G(s, NV40_PGRAPH_CTXCTL_PC) = 0;
+                G(s, NV_PGRAPH_CTXCTL_STATUS) &= ~CTXCTL_BUSY;
+                G(s, NV_PGRAPH_CTXCTL_PC) = 0;
             }
             if ((val & CTXCTL_CMD_START) && s->ctxprog_len) {
                 ctxctl_run(s, "started by the driver");

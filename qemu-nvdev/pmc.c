@@ -9,11 +9,6 @@
 #include "qemu/log.h"
 #include "nvdev.h"
 
-#define NV_PMC_BOOT_0       0x000
-#define NV_PMC_BOOT_1       0x004
-#define NV_PMC_INTR_0       0x100
-#define NV_PMC_INTR_EN_0    0x140
-#define NV_PMC_ENABLE       0x200
 
 #define NV_PMC_INTR_PFIFO   (1u << 8)
 #define NV_PMC_INTR_PGRAPH  (1u << 12)

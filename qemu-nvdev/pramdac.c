@@ -8,7 +8,6 @@
 #include "qemu/osdep.h"
 #include "nvdev.h"
 
-#define NV_PRAMDAC_MPLL_COEFF   0x504
 
 uint32_t nv_pramdac_reg(NVDevState *s, int head, uint32_t off)
 {
@@ -36,11 +35,9 @@ void nv_pramdac_reset(NVDevState *s)
  * level above the comparators' threshold on all three channels.  DAC A
  * (TEST_CONTROL at 0x608) is the CRT output; DAC B (0x670) has no load.
  */
-#define NV_PRAMDAC_TEST_CONTROL_DAC2    0x670
 #define TEST_CONTROL_TP_INS_EN          (1u << 12)
 #define TEST_CONTROL_PWRDWN_DAC_OFF     (1u << 16)
 #define TEST_CONTROL_SENSEB_ALLHI       (1u << 28)
-#define NV_PRAMDAC_TESTPOINT_DATA       0x610
 #define TESTPOINT_DATA_NOTBLANK         (8u << 28)
 #define SENSE_LEVEL                     0x100   /* of 10-bit channels */
 
@@ -81,8 +78,6 @@ static uint32_t nv17_dac_sense(NVDevState *s, hwaddr addr, uint32_t val)
  * WRITE_DISABLE clear it also commits the byte last written to DATA
  * (0x8b4 / 0x8bc), which reads the indexed register.
  */
-#define NV_PRAMDAC_FP_TMDS_CONTROL      0x8b0
-#define NV_PRAMDAC_FP_TMDS_DATA         0x8b4
 #define TMDS_CONTROL_WRITE_DISABLE      (1u << 16)
 
 static bool tmds_reg(hwaddr addr, int *link, bool *data)
@@ -138,7 +133,7 @@ static void nv_pramdac_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         nv_ptimer_rebase(s);
     }
     nv_plain_write(s, s->pramdac_regs[u->instance], u, addr, val, unimp);
-    if (u->instance == 0 && addr == 0x300) {
+    if (u->instance == 0 && addr == NV_PRAMDAC_CU_START_POS) {
         nv_cursor_changed(s);               /* CU_START_POS */
     }
 }

@@ -18,8 +18,6 @@
 #include "nvdev.h"
 
 #define VGA_CR_LAST_STD     0x18
-#define NV_CIO_SR_LOCK      0x1f
-#define NV_CIO_CRE_OWNER    0x44
 #define NV_CIO_SR_UNLOCK_RW 0x57
 #define NV_CIO_SR_LOCK_VAL  0x99
 
@@ -60,7 +58,7 @@ static uint8_t nv_crtc_read(NVDevState *s, int head)
     uint8_t idx = *cr_index(s, head);
     bool unlocked = *ext_lock(s, head);
 
-    if (idx == NV_CIO_SR_LOCK) {
+    if (idx == NV_CR_LOCK) {
         return unlocked ? 0x03 : 0x00;
     }
     if (idx > VGA_CR_LAST_STD && !unlocked) {
@@ -80,7 +78,7 @@ static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
     uint8_t *cr = cr_file(s, head);
     uint8_t idx = *cr_index(s, head);
 
-    if (idx == NV_CIO_SR_LOCK) {
+    if (idx == NV_CR_LOCK) {
         if (val == NV_CIO_SR_UNLOCK_RW) {
             *ext_lock(s, head) = true;
         } else if (val == NV_CIO_SR_LOCK_VAL) {
@@ -140,7 +138,7 @@ uint8_t nv_dac_sense_st00(NVDevState *s)
 static int owner_head(NVDevState *s)
 {
     return (s->chip->caps & NV_CAP_TWO_HEADS) &&
-           s->vga.cr[NV_CIO_CRE_OWNER] == 3;
+           s->vga.cr[NV_CR_OWNER] == 3;
 }
 
 /*

@@ -16,13 +16,6 @@
 #include "nvdev.h"
 #include "trace.h"
 
-#define NV_PTIMER_INTR_0        0x100
-#define NV_PTIMER_INTR_EN_0     0x140
-#define NV_PTIMER_NUMERATOR     0x200
-#define NV_PTIMER_DENOMINATOR   0x210
-#define NV_PTIMER_TIME_0        0x400
-#define NV_PTIMER_TIME_1        0x410
-#define NV_PTIMER_ALARM_0       0x420
 
 #define NV_PTIMER_INTR_ALARM    1u
 

@@ -24,12 +24,6 @@
 #include "ui/console.h"
 #include "nvdev.h"
 
-#define NV_CIO_CRE_PIXEL_INDEX  0x28
-#define NV_CIO_CRE_RPC0_INDEX   0x19
-#define NV_CIO_CRE_42           0x42
-#define NV_CIO_CRE_HEB_INDEX    0x2d
-#define NV_CIO_CRE_LSR_INDEX    0x25
-#define NV_CIO_CRE_EBR_INDEX    0x41
 #define NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL (1u << 12)
 
 static NVDevState *nv_of(VGACommonState *vga)
@@ -39,14 +33,14 @@ static NVDevState *nv_of(VGACommonState *vga)
 
 static bool extended(VGACommonState *vga)
 {
-    return vga->cr[NV_CIO_CRE_PIXEL_INDEX] & 3;
+    return vga->cr[NV_CR_PIXEL] & 3;
 }
 
 static int nv_get_bpp(VGACommonState *vga)
 {
     NVDevState *s = nv_of(vga);
 
-    switch (vga->cr[NV_CIO_CRE_PIXEL_INDEX] & 3) {
+    switch (vga->cr[NV_CR_PIXEL] & 3) {
     case 1:
         return 8;
     case 2:
@@ -69,8 +63,8 @@ static void nv_get_offsets(VGACommonState *vga, uint32_t *pline_offset,
         s->vga_get_offsets(vga, pline_offset, pstart_addr, pline_compare);
         return;
     }
-    *pline_offset = (cr[0x13] | (cr[NV_CIO_CRE_RPC0_INDEX] & 0xe0) << 3 |
-                     (cr[NV_CIO_CRE_42] & 0x40) << 5) * 8;
+    *pline_offset = (cr[0x13] | (cr[NV_CR_RPC0] & 0xe0) << 3 |
+                     (cr[NV_CR_42] & 0x40) << 5) * 8;
     /* the renderer counts the start in 32-bit words */
     *pstart_addr = (nv_pcrtc_reg(s, 0, NV_PCRTC_START) &
                     (vga->vram_size - 1)) / 4;
@@ -86,10 +80,10 @@ static void nv_get_resolution(VGACommonState *vga, int *pwidth, int *pheight)
         s->vga_get_resolution(vga, pwidth, pheight);
         return;
     }
-    *pwidth = (cr[0x01] + 1 + ((cr[NV_CIO_CRE_HEB_INDEX] & 0x02) << 7)) * 8;
+    *pwidth = (cr[0x01] + 1 + ((cr[NV_CR_HEB] & 0x02) << 7)) * 8;
     *pheight = (cr[0x12] | (cr[0x07] & 0x02) << 7 | (cr[0x07] & 0x40) << 3 |
-                (cr[NV_CIO_CRE_LSR_INDEX] & 0x02) << 9 |
-                (cr[NV_CIO_CRE_EBR_INDEX] & 0x04) << 9) + 1;
+                (cr[NV_CR_LSR] & 0x02) << 9 |
+                (cr[NV_CR_EBR] & 0x04) << 9) + 1;
 }
 
 static unsigned bit(uint8_t v, int n)
@@ -112,7 +106,7 @@ static unsigned bit(uint8_t v, int n)
  */
 static uint64_t vpll_hz(NVDevState *s, int head)
 {
-    uint32_t a = nv_pramdac_reg(s, 0, head ? NV_PRAMDAC_VPLL2_COEFF :
+    uint32_t a = nv_pramdac_reg(s, 0, head ? NV_PRAMDAC_VPLL2 :
                                               NV_PRAMDAC_VPLL_COEFF);
     uint32_t m = a & 0xff, n = (a >> 8) & 0xff, p = (a >> 16) & 7;
     uint64_t hz = (uint64_t)nv_crystal_khz(s) * 1000;
@@ -122,8 +116,8 @@ static uint64_t vpll_hz(NVDevState *s, int head)
     }
     hz = hz * n / m;
     if (s->chip->caps & NV_CAP_TWO_REG_PLL) {
-        uint32_t b = nv_pramdac_reg(s, 0, head ? NV31_PRAMDAC_VPLL2_B :
-                                                  NV31_PRAMDAC_VPLL_B);
+        uint32_t b = nv_pramdac_reg(s, 0, head ? NV_PRAMDAC_VPLL2_B :
+                                                  NV_PRAMDAC_VPLL_B);
         uint32_t m2 = b & 0xff, n2 = (b >> 8) & 0xff;
 
         if ((b & VPLL_B_VCO2_ENABLE) && (b & 0xffff) != VPLL_B_SINGLE_STAGE) {
@@ -142,17 +136,17 @@ bool nv_crtc_frame(NVDevState *s, int head, uint64_t *frame_ns,
     const uint8_t *cr = nv_cr_file(s, head);
     uint64_t hz, htotal;
 
-    if (!(cr[NV_CIO_CRE_PIXEL_INDEX] & 3)) {
+    if (!(cr[NV_CR_PIXEL] & 3)) {
         return false;
     }
     hz = vpll_hz(s, head);
-    htotal = ((cr[0x00] | bit(cr[NV_CIO_CRE_HEB_INDEX], 0) << 8) + 5) * 8;
+    htotal = ((cr[0x00] | bit(cr[NV_CR_HEB], 0) << 8) + 5) * 8;
     *vtotal = (cr[0x06] | bit(cr[0x07], 0) << 8 | bit(cr[0x07], 5) << 9 |
-               bit(cr[NV_CIO_CRE_LSR_INDEX], 0) << 10 |
-               bit(cr[NV_CIO_CRE_EBR_INDEX], 0) << 11) + 2;
+               bit(cr[NV_CR_LSR], 0) << 10 |
+               bit(cr[NV_CR_EBR], 0) << 11) + 2;
     *vdisplay = (cr[0x12] | bit(cr[0x07], 1) << 8 | bit(cr[0x07], 6) << 9 |
-                 bit(cr[NV_CIO_CRE_LSR_INDEX], 1) << 10 |
-                 bit(cr[NV_CIO_CRE_EBR_INDEX], 2) << 11) + 1;
+                 bit(cr[NV_CR_LSR], 1) << 10 |
+                 bit(cr[NV_CR_EBR], 2) << 11) + 1;
     if (!hz || *vdisplay >= *vtotal) {
         return false;
     }
@@ -254,15 +248,15 @@ static void nv_headb_update(void *opaque)
     NVDevState *s = opaque;
     const uint8_t *cr = nv_cr_file(s, 1);
     DisplaySurface *surface;
-    uint32_t start, pitch, fmt = cr[NV_CIO_CRE_PIXEL_INDEX] & 3;
+    uint32_t start, pitch, fmt = cr[NV_CR_PIXEL] & 3;
     bool rgb565;
     int w, h, bytes;
     uint8_t *dst;
 
-    w = (cr[0x01] + 1 + ((cr[NV_CIO_CRE_HEB_INDEX] & 0x02) << 7)) * 8;
+    w = (cr[0x01] + 1 + ((cr[NV_CR_HEB] & 0x02) << 7)) * 8;
     h = (cr[0x12] | (cr[0x07] & 0x02) << 7 | (cr[0x07] & 0x40) << 3 |
-         (cr[NV_CIO_CRE_LSR_INDEX] & 0x02) << 9 |
-         (cr[NV_CIO_CRE_EBR_INDEX] & 0x04) << 9) + 1;
+         (cr[NV_CR_LSR] & 0x02) << 9 |
+         (cr[NV_CR_EBR] & 0x04) << 9) + 1;
     if (fmt < 1 || w < 8 || h < 8) {
         w = 640;
         h = 480;
@@ -283,8 +277,8 @@ static void nv_headb_update(void *opaque)
     bytes = fmt == 3 ? 4 : fmt;
     rgb565 = nv_pramdac_reg(s, 1, NV_PRAMDAC_GENERAL_CONTROL) &
              NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL;
-    pitch = (cr[0x13] | (cr[NV_CIO_CRE_RPC0_INDEX] & 0xe0) << 3 |
-             (cr[NV_CIO_CRE_42] & 0x40) << 5) * 8;
+    pitch = (cr[0x13] | (cr[NV_CR_RPC0] & 0xe0) << 3 |
+             (cr[NV_CR_42] & 0x40) << 5) * 8;
     start = nv_pcrtc_reg(s, 1, NV_PCRTC_START);
     for (int y = 0; y < h; y++) {
         uint32_t *line = (uint32_t *)(dst + y * surface_stride(surface));

@@ -7,10 +7,12 @@ from envytools for what nouveau calls UNK_800), its line says nouveau's
 name with nouveau=NAME, and that is checked instead."""
 import os
 import re
+import subprocess
+import sys
 
 import pytest
 
-from nvdevkit import build, regdb
+from nvdevkit import build, paths, regdb
 
 HEADERS = ('dispnv04/nvreg.h', 'nouveau_reg.h', 'nvkm/engine/gr/regs.h')
 UNITS = ('PMC', 'PBUS', 'PFIFO', 'PFB', 'PEXTDEV', 'PTIMER', 'PGRAPH', 'PCRTC',
@@ -60,3 +62,50 @@ def test_an_alias_is_only_for_a_name_that_differs(nouveau_names):
     unknown = [f'{r.addr:#08x} {r.name} nouveau={r.nouveau}' for r in db.mmio.values()
                if r.nouveau and r.nouveau not in nouveau_names.get(r.addr, ())]
     assert not pointless and not unknown, (pointless, unknown)
+
+
+# ---- the device's register names: nvdev-regs.h, generated from regdb ------
+
+GEN = paths.repo('qemu-nvdev', 'gen-regnames.py')
+HEADER_DEFINE = re.compile(r'#define (NV_\w+)\s+0x([0-9a-f]+)$')
+UNIT_DEFINE = re.compile(r'^#define (NV\w+)\s', re.M)
+
+
+@pytest.fixture(scope='module')
+def device_names(tmp_path_factory):
+    d = tmp_path_factory.mktemp('regs')
+    subprocess.run([sys.executable, GEN, paths.repo('regdb', 'nv.regdb'),
+                    str(d / 'names.c'), str(d / 'nvdev-regs.h')], check=True)
+    with open(d / 'nvdev-regs.h') as f:
+        return {m.group(1): int(m.group(2), 16)
+                for m in map(HEADER_DEFINE.match, f) if m}
+
+
+def test_device_names_are_offsets_in_their_unit(device_names):
+    """nvdev-regs.h: each register by its offset in its unit, a per-head
+    unit's named once; the values here are nouveau's (nvreg.h,
+    nouveau_reg.h) less the unit's base."""
+    want = {'NV_PFIFO_CACHE1_PUT': 0x003210 - 0x2000,
+            'NV_PGRAPH_INTR_EN_NV40': 0x40013c - 0x400000,
+            'NV_PTIMER_TIME_0': 0x009400 - 0x9000,
+            'NV_PRAMDAC_VPLL_COEFF': 0x680508 - 0x680000,
+            'NV_PCRTC_START': 0x600800 - 0x600000,
+            'NV_PRMVIO_SRX': 0x0c03c4 - 0x0c0000,
+            'NV_CR_OWNER': 0x44, 'NV_PRAMDAC_BASE': 0x680000}
+    assert {k: device_names.get(k) for k in want} == want
+    assert not any(k.startswith(('NV_PCRTC1', 'NV_PRAMDAC1', 'NV_PRMVIO1'))
+                   for k in device_names)
+
+
+def test_units_define_no_register_regdb_names(device_names):
+    """What the units #define themselves is bits and private values: no
+    name that nvdev-regs.h gives (a second definition could differ)."""
+    src = paths.repo('qemu-nvdev')
+    again = {}
+    for name in sorted(os.listdir(src)):
+        if name.endswith(('.c', '.h')) and name != 'nvdev-regs.h':
+            with open(os.path.join(src, name)) as f:
+                for d in UNIT_DEFINE.findall(f.read()):
+                    if d in device_names:
+                        again.setdefault(name, []).append(d)
+    assert not again
