@@ -16,67 +16,73 @@ register behind the VGA index ports (CR, SR, GR).
 import sys
 
 
-def parse(path):
-    mmio, i2c, unit, skip = {}, {}, None, False
-    blocks = []
+def lines(path):
+    """(line number, words) of each line that says something"""
     with open(path) as f:
         for lineno, line in enumerate(f, 1):
             words = line.split('#', 1)[0].split()
-            if not words:
-                continue
-            if words[0] == 'unit':
-                kind = words[2] if len(words) > 2 and not words[2].startswith('0x') else 'mmio'
-                unit = words[1] if kind == 'i2c' else None
-                skip = kind == 'index'      # decoded by the tools only
-                if unit:
-                    i2c[unit] = {}
-                continue
-            if words[0] == 'field' or skip:
-                continue
-            if words[0] == 'block':
-                # block START END NAME [rw]: every word of [START, END) that
-                # has no reg line of its own
-                blocks.append((int(words[1], 0), int(words[2], 0), words[3],
-                               'rw' in words[4:]))
-                continue
-            if words[0] != 'reg' or len(words) < 3:
-                sys.exit(f'{path}:{lineno}: expected "reg ADDR NAME [rw]"')
-            table = i2c[unit] if unit else mmio
-            addr = int(words[1], 0)
-            if addr in table:
-                sys.exit(f'{path}:{lineno}: 0x{addr:06x} defined twice')
-            table[addr] = (words[2], 'rw' in words[3:])
+            if words:
+                yield lineno, words
+
+
+def unit_kind(words):
+    """'mmio', 'i2c' or 'index' for a unit line's words"""
+    return words[2] if len(words) > 2 and not words[2].startswith('0x') else 'mmio'
+
+
+def parse(path):
+    mmio, i2c, unit, skip = {}, {}, None, False
+    blocks = []
+    for lineno, words in lines(path):
+        if words[0] == 'unit':
+            kind = unit_kind(words)
+            unit = words[1] if kind == 'i2c' else None
+            skip = kind == 'index'      # decoded by the tools only
+            if unit:
+                i2c[unit] = {}
+            continue
+        if words[0] == 'field' or skip:
+            continue
+        if words[0] == 'block':
+            # block START END NAME [rw]: every word of [START, END) that
+            # has no reg line of its own
+            blocks.append((int(words[1], 0), int(words[2], 0), words[3],
+                           'rw' in words[4:]))
+            continue
+        if words[0] != 'reg' or len(words) < 3:
+            sys.exit(f'{path}:{lineno}: expected "reg ADDR NAME [rw]"')
+        table = i2c[unit] if unit else mmio
+        addr = int(words[1], 0)
+        if addr in table:
+            sys.exit(f'{path}:{lineno}: 0x{addr:06x} defined twice')
+        table[addr] = (words[2], 'rw' in words[3:])
     return mmio, i2c, blocks
 
 
 def header_names(path):
     """[(macro, value, comment)] for OUTPUT.h, in regdb's order."""
     out, seen, unit, kind, base = [], {}, None, None, 0
-    with open(path) as f:
-        for lineno, line in enumerate(f, 1):
-            words = line.split('#', 1)[0].split()
-            if not words:
-                continue
-            if words[0] == 'unit':
-                kind = words[2] if len(words) > 2 and not words[2].startswith('0x') else 'mmio'
-                # head B's twin of a per-head unit: head A's names serve
-                head_b = words[1][-1] == '1' and words[1][:-1] in PER_HEAD
-                name = words[1][:-1] if words[1][:-1] in PER_HEAD else words[1]
-                unit = None if kind == 'i2c' or head_b else name
-                base = int(words[2], 0) if kind == 'mmio' else 0
-                if unit and kind == 'mmio':
-                    out.append((f'NV_{unit}_BASE', base, None))
-                continue
-            if words[0] != 'reg' or unit is None:
-                continue
-            macro = f'NV_{unit}_{words[2]}'
-            value = int(words[1], 0) - base
-            if macro in seen and seen[macro] != value:
-                sys.exit(f'{path}:{lineno}: {macro} names 0x{seen[macro]:x} '
-                         f'and 0x{value:x}')
-            if macro not in seen:
-                seen[macro] = value
-                out.append((macro, value, None))
+    for lineno, words in lines(path):
+        if words[0] == 'unit':
+            kind = unit_kind(words)
+            # head B's twin of a per-head unit: head A's names serve
+            head_b = words[1][-1] == '1' and words[1][:-1] in PER_HEAD
+            name = words[1][:-1] if words[1][:-1] in PER_HEAD else words[1]
+            unit = None if kind == 'i2c' or head_b else name
+            base = int(words[2], 0) if kind == 'mmio' else 0
+            if unit and kind == 'mmio':
+                out.append((f'NV_{unit}_BASE', base, None))
+            continue
+        if words[0] != 'reg' or unit is None:
+            continue
+        macro = f'NV_{unit}_{words[2]}'
+        value = int(words[1], 0) - base
+        if macro in seen and seen[macro] != value:
+            sys.exit(f'{path}:{lineno}: {macro} names 0x{seen[macro]:x} '
+                     f'and 0x{value:x}')
+        if macro not in seen:
+            seen[macro] = value
+            out.append((macro, value, None))
     return out
 
 
