@@ -22,7 +22,7 @@
  * NV40 keeps the state of the channel it holds in PGRAPH registers, and
  * the context program the driver uploaded moves them to and from the
  * channels' images on a switch: what a channel finds there is what the
- * program saved and loaded (nv40_state_reg below).
+ * program saved and loaded (gr_state below).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -98,58 +98,24 @@ uint32_t nv_pgraph_class(NVDevState *s, uint32_t inst)
 }
 
 /*
- * NV40: where the method state of the resident channel lives.  The
- * object classes are at 0x400160 + 4 * subc, where nv40_gr_intr reads
- * them, their instances (byte offsets) at 0x4001e0 + 4 * subc, both in
- * the 58 words from 0x400144 the context program moves; the 2D and M2MF
- * state in the 73-word block at 0x400a00 that every NV40-family program
- * moves (nouveau's ctxnv40.c: cp_ctx(ctx, 0x400a00, 73)), in GC_ order.
- * Which of the hardware's registers hold what there is not documented
- * (envytools' NV40 PGRAPH page is a todo), so the layout is the device's;
- * that the state survives a switch is the program's doing.
+ * NV40: the method state of the resident channel lives in the 73-word
+ * block at 0x400a00 that every NV40-family context program moves
+ * (nouveau's ctxnv40.c: cp_ctx(ctx, 0x400a00, 73)), in GC_ order, so the
+ * 2D code works on PGRAPH's registers themselves.  Which of the
+ * hardware's registers hold what there is not documented (envytools'
+ * NV40 PGRAPH page is a todo), so the layout is the device's; that the
+ * state survives a switch is the program's doing.  A trap shows the
+ * classes where nv40_gr_intr reads them (0x400160 + 4 * subc).
  */
-#define NV40_GR_SUBC_INST       0x1e0
-#define NV40_GR_SUBC_CLASS      0x160
 #define NV40_GR_STATE           0xa00
 #define NV40_GR_STATE_WORDS     73
 
-QEMU_BUILD_BUG_ON(NV_GRCTX_WORDS - GC_NOTIFY_DMA > NV40_GR_STATE_WORDS);
+QEMU_BUILD_BUG_ON(NV_GRCTX_WORDS > NV40_GR_STATE_WORDS);
 
-static uint32_t nv40_state_reg(int i)
+/* The method state PGRAPH holds for @chid (NV40: made resident first) */
+static uint32_t *gr_state(NVDevState *s, int chid)
 {
-    if (i < GC_SUBC_CLASS) {
-        return NV40_GR_SUBC_INST + 4 * (i - GC_SUBC_INST);
-    }
-    if (i < GC_NOTIFY_DMA) {
-        return NV40_GR_SUBC_CLASS + 4 * (i - GC_SUBC_CLASS);
-    }
-    return NV40_GR_STATE + 4 * (i - GC_NOTIFY_DMA);
-}
-
-/*
- * The method state PGRAPH holds for @chid: the device's copy before NV40;
- * on NV40 @buf filled from the registers (the caller made @chid resident
- * first), to be put back with state_put().
- */
-static uint32_t *state_get(NVDevState *s, int chid, uint32_t *buf)
-{
-    if (s->chip->family != NV_40) {
-        return s->grctx[chid];
-    }
-    for (int i = 0; i < NV_GRCTX_WORDS; i++) {
-        buf[i] = G(s, nv40_state_reg(i));
-    }
-    return buf;
-}
-
-static void state_put(NVDevState *s, const uint32_t *ctx)
-{
-    if (s->chip->family != NV_40) {
-        return;
-    }
-    for (int i = 0; i < NV_GRCTX_WORDS; i++) {
-        G(s, nv40_state_reg(i)) = ctx[i];
-    }
+    return s->chip->family == NV_40 ? &G(s, NV40_GR_STATE) : s->grctx[chid];
 }
 
 /* What the driver's interrupt handler reads about the objects of @ctx */
@@ -393,16 +359,15 @@ static void ctx_switch(NVDevState *s, int chid)
 void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst)
 {
     uint32_t cls = nv_pgraph_class(s, inst);
-    uint32_t buf[NV_GRCTX_WORDS], *ctx;
+    uint32_t *ctx;
 
     ctx_switch(s, chid);
+    ctx = gr_state(s, chid);
+    ctx[GC_SUBC_INST + subc] = inst;
+    ctx[GC_SUBC_CLASS + subc] = cls;
     /* PFIFO names the methods it hands on by this binding (pfifo.c) */
     s->grctx[chid][GC_SUBC_INST + subc] = inst;
     s->grctx[chid][GC_SUBC_CLASS + subc] = cls;
-    ctx = state_get(s, chid, buf);
-    ctx[GC_SUBC_INST + subc] = inst;
-    ctx[GC_SUBC_CLASS + subc] = cls;
-    state_put(s, ctx);
     if (!nv_gr2d_known_class(cls) && !s->gr_class_unimp_logged) {
         qemu_log_mask(LOG_UNIMP, "nvdev: PGRAPH: class 0x%04x (ch %d subc %d) "
                       "is not modelled: its methods are dropped\n", cls, chid,
@@ -414,17 +379,16 @@ void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst)
 void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
                       uint32_t data)
 {
-    uint32_t buf[NV_GRCTX_WORDS], *ctx, cls;
+    uint32_t *ctx, cls;
     NVGrResult r;
 
     ctx_switch(s, chid);
-    ctx = state_get(s, chid, buf);
+    ctx = gr_state(s, chid);
     cls = ctx[GC_SUBC_CLASS + subc];
     if (!nv_gr2d_known_class(cls)) {
         return;                     /* logged at bind */
     }
     r = nv_gr2d_method(s, ctx, cls, mthd, data);
-    state_put(s, ctx);
     if (r != NV_GR_DONE) {
         trap(s, ctx, chid, subc, mthd, data, r);
     }
