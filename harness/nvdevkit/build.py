@@ -522,20 +522,21 @@ GUEST_TOOLS = [paths.repo('harness', 'guest', 'nvaccel.c'),
 
 
 def build_guest_tools():
-    """The guest's own test clients (harness/guest/*.c), static binaries
-    built against the guest kernel's DRM uapi headers.  Returns their
-    paths."""
+    """The guest's own test clients (harness/guest/*.c), built against the
+    guest kernel's DRM uapi headers.  Returns their paths.  Linked with
+    the C library the initramfs holds for libdrm's tools, and stripped:
+    the guest unpacks its initramfs in guest time."""
     uapi = os.path.join(ensure_kernel_source(), 'include', 'uapi', 'drm')
+    cc = ['gcc', '-O2', '-s', '-Wall', '-D__user=', '-I', uapi]
     out = []
     for src in GUEST_TOOLS:
         name = os.path.splitext(os.path.basename(src))[0]
-        d = paths.cache('guest-tools', paths.digest(src, uapi))
+        d = paths.cache('guest-tools', paths.digest(src, uapi, *cc))
         binary = os.path.join(d, name)
         if not os.path.exists(binary):
             step(f'building guest tool {name}')
             os.makedirs(d, exist_ok=True)
-            run(['gcc', '-static', '-O2', '-Wall', '-D__user=', '-I', uapi,
-                 '-o', binary + '.tmp', src])
+            run(cc + ['-o', binary + '.tmp', src])
             os.rename(binary + '.tmp', binary)
         out.append(binary)
     return out

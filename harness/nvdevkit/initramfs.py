@@ -9,6 +9,7 @@ import subprocess
 from . import paths
 
 INIT = paths.repo('harness', 'guest', 'init')
+REPORT = paths.repo('harness', 'guest', 'report.awk')
 BUSYBOX = '/bin/busybox'
 # libdrm-tests: mode setting, and vblank waits
 DRM_TOOLS = ('/usr/bin/modetest', '/usr/bin/vbltest')
@@ -82,7 +83,7 @@ def read(path):
 def build(modroot, extra_key='', guest_tools=()):
     # the modules' directory names the kernel build (version and config);
     # @extra_key changes with modules installed into it later (nvdrm)
-    inputs = [INIT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__,
+    inputs = [INIT, REPORT, BUSYBOX, 'modules:' + os.path.realpath(modroot), __file__,
               'extra:' + extra_key,
               # the kernel build's stamp names the patches built into it
               os.path.join(os.path.dirname(modroot), '.nvdev-built')]
@@ -100,18 +101,20 @@ def build(modroot, extra_key='', guest_tools=()):
         for d in ('dev', 'proc', 'sys', 'tmp', 'bin', 'sbin', 'etc', 'lib'):
             c.dir(d)
         c.file('init', read(INIT), 0o755)
+        c.file('etc/nvdev-report.awk', read(REPORT))
         c.file('bin/busybox', read(BUSYBOX), 0o755)
+        # no link per applet: Debian's busybox shell runs its applets
+        # itself (FEATURE_SH_STANDALONE), and a link costs the kernel's
+        # unpacking guest time; sh for #! lines
         c.symlink('bin/sh', 'busybox')
         # the kernel's request_module() runs /sbin/modprobe
         c.symlink('sbin/modprobe', '/bin/busybox')
         libs = []
-        for tool in tools:
+        for tool in tools + list(guest_tools):
             c.file('bin/' + os.path.basename(tool), read(tool), 0o755)
             libs += [lib for lib in shared_libs(tool) if lib not in libs]
         for lib in libs:
             c.file(lib, read(os.path.realpath(lib)), 0o755)
-        for tool in guest_tools:             # static: no libraries
-            c.file('bin/' + os.path.basename(tool), read(tool), 0o755)
         for root, dirs, files in os.walk(modroot):
             dirs.sort()
             rel = os.path.relpath(root, modroot)
