@@ -363,15 +363,15 @@ void nvdev_pci_config_write(NVDevState *s, uint32_t addr, uint32_t val,
 void nvdev_update_irq(NVDevState *s)
 {
     uint32_t intr = nv_pmc_intr(s);
-    bool level = ((s->pmc_intr_en & 1) && (intr & 0x7fffffff)) ||
-                 ((s->pmc_intr_en & 2) && (intr & 0x80000000));
+    bool level = ((s->pmc.intr_en & 1) && (intr & 0x7fffffff)) ||
+                 ((s->pmc.intr_en & 2) && (intr & 0x80000000));
 
-    trace_nvdev_irq(intr, s->pmc_intr_en, level);
-    if (level != s->irq_level) {
+    trace_nvdev_irq(intr, s->pmc.intr_en, level);
+    if (level != s->pmc.irq_level) {
         /* an edge of the interrupt line: ADDR is the new level, VALUE the
          * PMC INTR_0 summary that caused it */
         nvdev_trace_record(s, 'I', 4, "irq", level, intr, "PMC", "INTR", false);
-        s->irq_level = level;
+        s->pmc.irq_level = level;
     }
     pci_set_irq(PCI_DEVICE(s), level);
 }
@@ -723,15 +723,15 @@ static void nvdev_exit(PCIDevice *pdev)
         nvdev_trace_close(&s->exit_notifier, NULL);
     }
     for (int i = 0; i < 2; i++) {
-        if (s->vblank_timer[i]) {
-            timer_free(s->vblank_timer[i]);
+        if (s->pcrtc[i].vblank_timer) {
+            timer_free(s->pcrtc[i].vblank_timer);
         }
     }
-    if (s->ptimer_alarm) {
-        timer_free(s->ptimer_alarm);
+    if (s->ptimer.timer) {
+        timer_free(s->ptimer.timer);
     }
-    if (s->fifo_timer) {
-        timer_free(s->fifo_timer);
+    if (s->pfifo.timer) {
+        timer_free(s->pfifo.timer);
     }
     g_free(s->rom);
 }
@@ -740,18 +740,10 @@ static void nvdev_reset(DeviceState *dev)
 {
     NVDevState *s = NVDEV(dev);
 
-    s->pmc_intr_sw = 0;
-    s->pmc_intr_en = 0;
-    s->pmc_enable = 0;
-    s->pmc_boot1 = 0;
-    s->pbus_intr = 0;
-    s->pbus_intr_en = 0;
+    nv_pmc_reset(s);
     nv_pbus_reset(s);
     pci_set_long(PCI_DEVICE(s)->config + 0x50, 0x00000001);
     nv_pramdac_reset(s);        /* before PTIMER: NVPLL clocks it */
-    memset(s->tmds, 0, sizeof(s->tmds));
-    memset(s->tmds_data, 0, sizeof(s->tmds_data));
-    memset(s->tmds_ctrl, 0, sizeof(s->tmds_ctrl));
     nv_ptimer_reset(s);
     nv_pfb_reset(s);
     nv_pcrtc_reset(s);
@@ -761,106 +753,41 @@ static void nvdev_reset(DeviceState *dev)
     nvdev_update_irq(s);
 }
 
-/*
- * What a loaded stream may not hold (it indexes arrays), and what is
- * derived from the loaded registers rather than migrated.
- */
+/* What is derived from the loaded registers rather than migrated (the
+ * units' subsections are loaded by now). */
 static int nvdev_post_load(void *opaque, int version_id)
 {
     NVDevState *s = opaque;
 
-    if (s->palb_sub >= ARRAY_SIZE(s->palb_cache)) {
-        error_report("nvdev: migration: palette sub-index %u out of range",
-                     s->palb_sub);
-        return -EINVAL;
-    }
     nv_cursor_changed(s);       /* the VGA core's shadow flag */
     nvdev_update_irq(s);
     return 0;
 }
 
-static int nvdev_engines_post_load(void *opaque, int version_id)
-{
-    NVDevState *s = opaque;
-
-    if (s->ctxprog_len > NV_CTXPROG_WORDS) {
-        error_report("nvdev: migration: context program of %u words "
-                     "(at most %u)", s->ctxprog_len, NV_CTXPROG_WORDS);
-        return -EINVAL;
-    }
-    return 0;
-}
-
-/* The engines: PFIFO with its CACHE1 and timer, PGRAPH with the channels'
- * contexts and the uploaded context program */
-static const VMStateDescription vmstate_nvdev_engines = {
-    .name = "nvdev/engines",
-    .version_id = 1,
-    .minimum_version_id = 1,
-    .post_load = nvdev_engines_post_load,
-    .fields = (VMStateField[]) {
-        VMSTATE_UINT32_ARRAY(fifo, NVDevState, NV_FIFO_WORDS),
-        VMSTATE_TIMER_PTR(fifo_timer, NVDevState),
-        VMSTATE_UINT32(fifo_slice, NVDevState),
-        VMSTATE_UINT32_ARRAY(gr, NVDevState, NV_PGRAPH_WORDS),
-        VMSTATE_UINT32_2DARRAY(grctx, NVDevState, NV_MAX_CHANNELS,
-                               NV_GRCTX_WORDS),
-        VMSTATE_UINT32_ARRAY(ctxprog, NVDevState, NV_CTXPROG_WORDS),
-        VMSTATE_UINT32(ctxprog_len, NVDevState),
-        VMSTATE_INT64(gr_busy_until, NVDevState),
-        VMSTATE_END_OF_LIST()
-    },
-};
-
+/* The PCI function and head A's VGA core here; each unit's own state in
+ * the unit's subsection (its file) */
 static const VMStateDescription vmstate_nvdev = {
     .name = "nvdev",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .post_load = nvdev_post_load,
     .fields = (VMStateField[]) {
         VMSTATE_PCI_DEVICE(parent_obj, NVDevState),
         VMSTATE_STRUCT(vga, NVDevState, 0, vmstate_vga_common,
                        VGACommonState),
-        VMSTATE_UINT32(pmc_intr_sw, NVDevState),
-        VMSTATE_UINT32(pmc_intr_en, NVDevState),
-        VMSTATE_UINT32(pmc_enable, NVDevState),
-        VMSTATE_UINT32(pmc_boot1, NVDevState),
-        VMSTATE_BOOL(irq_level, NVDevState),
-        VMSTATE_UINT32(pbus_intr, NVDevState),
-        VMSTATE_UINT32(pbus_intr_en, NVDevState),
-        VMSTATE_UINT32_ARRAY(pbus_regs, NVDevState, NV_PLAIN_WORDS),
-        VMSTATE_UINT32_ARRAY(pfb_regs, NVDevState, NV_PLAIN_WORDS),
-        VMSTATE_UINT32_2DARRAY(pramdac_regs, NVDevState, 2, NV_PLAIN_WORDS),
-        VMSTATE_UINT32_2DARRAY(pcrtc_regs, NVDevState, 2, NV_PLAIN_WORDS),
-        VMSTATE_UINT32_ARRAY(pcrtc_intr, NVDevState, 2),
-        VMSTATE_UINT32_ARRAY(pcrtc_intr_en, NVDevState, 2),
-        VMSTATE_TIMER_PTR_ARRAY(vblank_timer, NVDevState, 2),
-        VMSTATE_UINT8_ARRAY(crb, NVDevState, 256),
-        VMSTATE_BUFFER_UNSAFE(tmds, NVDevState, 0, sizeof(((NVDevState *)0)->tmds)),
-        VMSTATE_UINT8_2DARRAY(tmds_data, NVDevState, 2, 2),
-        VMSTATE_UINT32_2DARRAY(tmds_ctrl, NVDevState, 2, 2),
-        VMSTATE_UINT8_ARRAY(palb, NVDevState, 768),
-        VMSTATE_UINT8(palb_mask, NVDevState),
-        VMSTATE_UINT8(palb_windex, NVDevState),
-        VMSTATE_UINT8(palb_rindex, NVDevState),
-        VMSTATE_UINT8(palb_sub, NVDevState),
-        VMSTATE_UINT8_ARRAY(palb_cache, NVDevState, 3),
-        VMSTATE_UINT8(crb_index, NVDevState),
-        VMSTATE_BOOL_ARRAY(ext_unlocked, NVDevState, 2),
-        VMSTATE_UINT32(ptimer_num, NVDevState),
-        VMSTATE_UINT32(ptimer_den, NVDevState),
-        VMSTATE_UINT64(ptimer_base_time, NVDevState),
-        VMSTATE_INT64(ptimer_base_ns, NVDevState),
-        VMSTATE_UINT32(ptimer_alarm0, NVDevState),
-        VMSTATE_UINT32(ptimer_intr, NVDevState),
-        VMSTATE_UINT32(ptimer_intr_en, NVDevState),
-        VMSTATE_TIMER_PTR(ptimer_alarm, NVDevState),
         VMSTATE_END_OF_LIST()
     },
     .subsections = (const VMStateDescription * []) {
-        &vmstate_nvdev_engines,
+        &vmstate_nv_pmc,
+        &vmstate_nv_ptimer,
+        &vmstate_nv_pbus,
+        &vmstate_nv_pfb,
+        &vmstate_nv_pramdac,
+        &vmstate_nv_pcrtc,
+        &vmstate_nv_prmvga,
         &vmstate_nv_i2c,
-        &vmstate_nv_vga_b,
+        &vmstate_nv_pfifo,
+        &vmstate_nv_pgraph,
         NULL
     },
 };

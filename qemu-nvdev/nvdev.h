@@ -174,6 +174,90 @@ typedef struct NVDmaObj {
  * declares "rw" (offset >> 2 within the unit). */
 #define NV_PLAIN_WORDS (0x1000 / 4)
 
+/*
+ * Each unit's state: one struct, kept and migrated (a VMState subsection,
+ * in the unit's file) by its unit; other units ask through accessors.
+ */
+
+/* PMC (pmc.c) */
+typedef struct NVPmcState {
+    uint32_t intr_sw;
+    uint32_t intr_en;
+    uint32_t enable;
+    uint32_t boot1;
+    bool irq_level;             /* the PCI INTx line as last driven */
+} NVPmcState;
+
+/* PTIMER (ptimer.c) */
+typedef struct NVPtimerState {
+    QEMUTimer *timer;           /* the alarm */
+    uint32_t num, den;
+    uint64_t base_time;         /* TIME at base_ns */
+    int64_t base_ns;
+    uint32_t alarm0;
+    uint32_t intr, intr_en;
+} NVPtimerState;
+
+/* PBUS (pbus.c) */
+typedef struct NVPbusState {
+    uint32_t intr, intr_en;
+    uint32_t regs[NV_PLAIN_WORDS];
+} NVPbusState;
+
+/* PFB (pfb.c) */
+typedef struct NVPfbState {
+    uint32_t regs[NV_PLAIN_WORDS];
+} NVPfbState;
+
+/* PRAMDAC, one a head (pramdac.c), with the index/data files of the TMDS
+ * transmitters behind it (one a link) */
+typedef struct NVPramdacState {
+    uint32_t regs[NV_PLAIN_WORDS];
+    uint8_t tmds[2][256];
+    uint8_t tmds_data[2];
+    uint32_t tmds_ctrl[2];
+} NVPramdacState;
+
+/* PCRTC, one a head (pcrtc.c) */
+typedef struct NVPcrtcState {
+    uint32_t regs[NV_PLAIN_WORDS];
+    uint32_t intr, intr_en;
+    QEMUTimer *vblank_timer;
+    bool floored;               /* logged a too-short frame */
+} NVPcrtcState;
+
+/* NV's VGA extensions (prmvga.c).  Head A's VGA registers are the VGA
+ * core's; head B's are these: its CR file, and its sequencer, graphics
+ * controller and misc output register (PRMVIO with CR44 selecting head
+ * B, or on NV4x its own window), and its palette DAC (PRMDIO1). */
+typedef struct NVPrmvgaState {
+    bool ext_unlocked[2];       /* CR1F, per head */
+    uint8_t crb[256];
+    uint8_t crb_index;
+    uint8_t srb[8], srb_index, grb[16], grb_index, miscb;
+    uint8_t palb[768];
+    uint8_t palb_mask, palb_windex, palb_rindex, palb_sub, palb_cache[3];
+} NVPrmvgaState;
+
+/* PFIFO (pfifo.c) */
+typedef struct NVPfifoState {
+    uint32_t regs[NV_FIFO_WORDS];
+    QEMUTimer *timer;
+    uint32_t slice;             /* words pushed since the last switch */
+} NVPfifoState;
+
+/* PGRAPH (pgraph.c, gr2d.c) */
+typedef struct NVPgraphState {
+    uint32_t regs[NV_PGRAPH_WORDS];
+    uint32_t ctx[NV_MAX_CHANNELS][NV_GRCTX_WORDS];
+    uint32_t ctxprog[NV_CTXPROG_WORDS];
+    uint32_t ctxprog_len;
+    uint32_t ctxctl_auto;       /* bit 0 AUTO_SAVE, 1 AUTO_LOAD pending */
+    bool ctxprog_unimp_logged;
+    int64_t busy_until;         /* virtual ns the engine works until */
+    bool class_unimp_logged;
+} NVPgraphState;
+
 typedef struct NVDevState {
     PCIDevice parent_obj;
 
@@ -210,52 +294,14 @@ typedef struct NVDevState {
     NVUnitRegion regions[NV_MAX_UNITS];
     int n_regions;
 
-    /* PMC */
-    uint32_t pmc_intr_sw;
-    uint32_t pmc_intr_en;
-    uint32_t pmc_enable;
-    uint32_t pmc_boot1;
-    bool irq_level;             /* the PCI INTx line as last driven */
-
-    /* PTIMER */
-    QEMUTimer *ptimer_alarm;
-    uint32_t ptimer_num, ptimer_den;
-    uint64_t ptimer_base_time;      /* TIME at ptimer_base_ns */
-    int64_t ptimer_base_ns;
-    uint32_t ptimer_alarm0;
-    uint32_t ptimer_intr, ptimer_intr_en;
-
-    /* PBUS */
-    uint32_t pbus_intr, pbus_intr_en;
-
-    /* PFB, PRAMDAC, PCRTC plain registers */
-    uint32_t pfb_regs[NV_PLAIN_WORDS];
-    uint32_t pbus_regs[NV_PLAIN_WORDS];
-    uint32_t pramdac_regs[2][NV_PLAIN_WORDS];
-    uint32_t pcrtc_regs[2][NV_PLAIN_WORDS];
-
-    /* TMDS transmitters behind PRAMDAC: [head][link] index/data files */
-    uint8_t tmds[2][2][256];
-    uint8_t tmds_data[2][2];
-    uint32_t tmds_ctrl[2][2];
-
-    /* PCRTC */
-    uint32_t pcrtc_intr[2], pcrtc_intr_en[2];
-    QEMUTimer *vblank_timer[2];
-    bool pcrtc_floored[2];          /* logged a too-short frame */
-
-    /* head B's palette DAC (PRMDIO1); head A's is the VGA core's */
-    uint8_t palb[768];
-    uint8_t palb_mask, palb_windex, palb_rindex, palb_sub, palb_cache[3];
-
-    /* VGA: head A's CR file is vga.cr, head B's is this one. */
-    uint8_t crb[256];
-    uint8_t crb_index;
-    bool ext_unlocked[2];
-    /* head B's sequencer, graphics controller and misc output register
-     * (head A's are the VGA core's): PRMVIO with CR44 selecting head B,
-     * or on NV4x its own window (prmvga.c) */
-    uint8_t srb[8], srb_index, grb[16], grb_index, miscb;
+    /* the units' state, each migrated in its own subsection */
+    NVPmcState pmc;
+    NVPtimerState ptimer;
+    NVPbusState pbus;
+    NVPfbState pfb;
+    NVPramdacState pramdac[2];
+    NVPcrtcState pcrtc[2];
+    NVPrmvgaState prmvga;
 
     /* I2C and what is plugged in */
     NVI2CPort i2c[NV_MAX_I2C];
@@ -270,20 +316,8 @@ typedef struct NVDevState {
     int dvi_i2c;                /* ... of the first TMDS output, or -1 */
     int lvds_i2c;               /* ... of the first LVDS output, or -1 */
 
-    /* PFIFO */
-    uint32_t fifo[NV_FIFO_WORDS];
-    QEMUTimer *fifo_timer;
-    uint32_t fifo_slice;        /* words pushed since the last switch */
-
-    /* PGRAPH */
-    uint32_t gr[NV_PGRAPH_WORDS];
-    uint32_t grctx[NV_MAX_CHANNELS][NV_GRCTX_WORDS];
-    uint32_t ctxprog[NV_CTXPROG_WORDS];
-    uint32_t ctxprog_len;
-    uint32_t ctxctl_auto;       /* bit 0 AUTO_SAVE, 1 AUTO_LOAD pending */
-    bool ctxprog_unimp_logged;
-    int64_t gr_busy_until;      /* virtual ns the engine works until */
-    bool gr_class_unimp_logged;
+    NVPfifoState pfifo;
+    NVPgraphState pgraph;
 
     /* register trace */
     FILE *trace;
@@ -349,6 +383,7 @@ void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
                       uint32_t data);
 uint32_t nv_pgraph_intr(NVDevState *s);
 uint32_t nv_pgraph_class(NVDevState *s, uint32_t inst);
+uint32_t nv_pgraph_bound(NVDevState *s, int chid, int subc);
 
 /* gr2d.c: the 2D and M2MF classes */
 NVGrResult nv_gr2d_method(NVDevState *s, uint32_t *ctx, uint32_t cls,
@@ -376,8 +411,8 @@ bool nv_i2c_pcrtc_write(NVDevState *s, hwaddr addr, uint64_t val);
 extern const VMStateDescription vmstate_nv_i2c;
 
 /* prmvga.c */
-extern const VMStateDescription vmstate_nv_vga_b;
 const uint8_t *nv_cr_file(NVDevState *s, int head);
+const uint8_t *nv_headb_colour(NVDevState *s, uint8_t index);
 
 /*
  * Registers one unit reads of another (names: nvdev-regs.h, offsets in the
@@ -393,6 +428,11 @@ uint32_t nv_pfifo_reg(NVDevState *s, uint32_t reg);
 bool nv_ch7006_attach(NVDevState *s, int port, uint8_t addr, const char *tv,
                       Error **errp);
 
+/* each unit's state, a subsection of the device's (pmc.c, ptimer.c, ...) */
+extern const VMStateDescription vmstate_nv_pmc, vmstate_nv_ptimer,
+    vmstate_nv_pbus, vmstate_nv_pfb, vmstate_nv_pramdac, vmstate_nv_pcrtc,
+    vmstate_nv_prmvga, vmstate_nv_pfifo, vmstate_nv_pgraph;
+
 /* units */
 extern const NVUnit nv_unit_pfifo, nv_unit_pfifo_cache40, nv_unit_user,
     nv_unit_user40, nv_unit_pgraph;
@@ -402,6 +442,11 @@ extern const NVUnit nv_unit_pmc, nv_unit_pbus, nv_unit_pci40, nv_unit_ptimer, nv
     nv_unit_prmdio[2];
 
 uint32_t nv_pmc_intr(NVDevState *s);
+void nv_pmc_reset(NVDevState *s);
+/* the units' interrupts pending and enabled, which PMC folds */
+uint32_t nv_ptimer_intr(NVDevState *s);
+uint32_t nv_pcrtc_intr(NVDevState *s, int head);
+uint32_t nv_pbus_intr(NVDevState *s);
 void nv_ptimer_init(NVDevState *s);
 void nv_ptimer_reset(NVDevState *s);
 void nv_pbus_reset(NVDevState *s);

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 #include "trace.h"
 
@@ -29,22 +30,30 @@ static bool has_pwm(NVDevState *s)
 
 uint32_t nv_pbus_reg(NVDevState *s, uint32_t off)
 {
-    return off < sizeof(s->pbus_regs) ? s->pbus_regs[off >> 2] : 0;
+    return off < sizeof(s->pbus.regs) ? s->pbus.regs[off >> 2] : 0;
+}
+
+/* its interrupts pending and enabled, for PMC */
+uint32_t nv_pbus_intr(NVDevState *s)
+{
+    return s->pbus.intr & s->pbus.intr_en;
 }
 
 void nv_pbus_reset(NVDevState *s)
 {
-    memset(s->pbus_regs, 0, sizeof(s->pbus_regs));
+    s->pbus.intr = 0;
+    s->pbus.intr_en = 0;
+    memset(s->pbus.regs, 0, sizeof(s->pbus.regs));
     if (has_pwm(s) && s->lvds_i2c >= 0) {
-        s->pbus_regs[NV_PBUS_BACKLIGHT >> 2] = PWM_ENABLE | PWM_DUTY_MASK;
+        s->pbus.regs[NV_PBUS_BACKLIGHT >> 2] = PWM_ENABLE | PWM_DUTY_MASK;
     }
 }
 
 static void pwm_write(NVDevState *s, uint32_t val)
 {
-    uint32_t old = s->pbus_regs[NV_PBUS_BACKLIGHT >> 2];
+    uint32_t old = s->pbus.regs[NV_PBUS_BACKLIGHT >> 2];
 
-    s->pbus_regs[NV_PBUS_BACKLIGHT >> 2] = val;
+    s->pbus.regs[NV_PBUS_BACKLIGHT >> 2] = val;
     if ((old ^ val) & (PWM_ENABLE | PWM_DUTY_MASK)) {
         trace_nvdev_backlight(!!(val & PWM_ENABLE),
                               (val & PWM_DUTY_MASK) >> PWM_DUTY_SHIFT);
@@ -63,21 +72,21 @@ static uint64_t nv_pbus_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     }
     switch (addr) {
     case NV_PBUS_INTR_0:
-        return s->pbus_intr;
+        return s->pbus.intr;
     case NV_PBUS_INTR_EN_0:
-        return s->pbus_intr_en;
+        return s->pbus.intr_en;
     case NV_PBUS_BACKLIGHT:
         if (!has_pwm(s)) {
             *unimp = true;
             return 0;
         }
-        return s->pbus_regs[addr >> 2];
+        return s->pbus.regs[addr >> 2];
     case NV_PBUS_RAM_CFG:
         if (!(s->chip->caps & NV_CAP_RAM_PBUS1218)) {
-            return nv_plain_read(s, s->pbus_regs, u, addr, unimp);
+            return nv_plain_read(s, s->pbus.regs, u, addr, unimp);
         }
         /* 9:8 the RAM type: 0 SDRAM, 1 DDR1 (2 GDDR3, 3 DDR2) */
-        return (s->pbus_regs[addr >> 2] & ~0x300u) |
+        return (s->pbus.regs[addr >> 2] & ~0x300u) |
                (s->ram_type == NVBIOS_RAM_DDR1 ? 0x100 : 0);
     case NV_PBUS_GRAPH_UNITS:
         if (s->chip->family != NV_40) {
@@ -85,7 +94,7 @@ static uint64_t nv_pbus_read(NVDevState *s, const NVUnit *u, hwaddr addr,
         }
         return s->chip->hw_units;
     default:
-        return nv_plain_read(s, s->pbus_regs, u, addr, unimp);
+        return nv_plain_read(s, s->pbus.regs, u, addr, unimp);
     }
 }
 
@@ -102,11 +111,11 @@ static void nv_pbus_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     }
     switch (addr) {
     case NV_PBUS_INTR_0:
-        s->pbus_intr &= ~val;
+        s->pbus.intr &= ~val;
         nvdev_update_irq(s);
         break;
     case NV_PBUS_INTR_EN_0:
-        s->pbus_intr_en = val;
+        s->pbus.intr_en = val;
         nvdev_update_irq(s);
         break;
     case NV_PBUS_BACKLIGHT:
@@ -120,7 +129,7 @@ static void nv_pbus_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         *unimp = s->chip->family != NV_40;
         break;
     default:
-        nv_plain_write(s, s->pbus_regs, u, addr, val, unimp);
+        nv_plain_write(s, s->pbus.regs, u, addr, val, unimp);
         break;
     }
 }
@@ -156,4 +165,16 @@ static void nv_pci40_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 const NVUnit nv_unit_pci40 = {
     .name = "PCI", .base = 0x088000, .size = 0x1000, .needs_caps = NV_CAP_NV40,
     .read = nv_pci40_read, .write = nv_pci40_write,
+};
+
+const VMStateDescription vmstate_nv_pbus = {
+    .name = "nvdev/pbus",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32(pbus.intr, NVDevState),
+        VMSTATE_UINT32(pbus.intr_en, NVDevState),
+        VMSTATE_UINT32_ARRAY(pbus.regs, NVDevState, NV_PLAIN_WORDS),
+        VMSTATE_END_OF_LIST()
+    },
 };

@@ -9,6 +9,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 #include "trace.h"
 
@@ -34,15 +35,15 @@ static void frame(NVDevState *s, int head, uint64_t *frame_ns,
         *vtotal = DEFAULT_VTOTAL;
         *vdisplay = DEFAULT_VDISPLAY;
     } else if (*frame_ns < MIN_FRAME_NS) {
-        if (!s->pcrtc_floored[head]) {
+        if (!s->pcrtc[head].floored) {
             qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PCRTC%d: a frame of %"
                           PRIu64 " ns (%u lines): timed as %u ns\n", head,
                           *frame_ns, *vtotal, MIN_FRAME_NS);
-            s->pcrtc_floored[head] = true;
+            s->pcrtc[head].floored = true;
         }
         *frame_ns = MIN_FRAME_NS;
     } else {
-        s->pcrtc_floored[head] = false;
+        s->pcrtc[head].floored = false;
     }
 }
 
@@ -59,8 +60,8 @@ static void schedule_vblank(NVDevState *s, int head)
     uint64_t period, start, next;
     uint32_t vtotal, vdisplay;
 
-    if (s->pcrtc_intr[head] & NV_PCRTC_INTR_VBLANK) {
-        timer_del(s->vblank_timer[head]);
+    if (s->pcrtc[head].intr & NV_PCRTC_INTR_VBLANK) {
+        timer_del(s->pcrtc[head].vblank_timer);
         return;
     }
     frame(s, head, &period, &vtotal, &vdisplay);
@@ -69,16 +70,16 @@ static void schedule_vblank(NVDevState *s, int head)
     if (next <= now) {
         next += period;
     }
-    timer_mod(s->vblank_timer[head], next);
+    timer_mod(s->pcrtc[head].vblank_timer, next);
 }
 
 static void nv_pcrtc_vblank(NVDevState *s, int head)
 {
-    s->pcrtc_intr[head] |= NV_PCRTC_INTR_VBLANK;
+    s->pcrtc[head].intr |= NV_PCRTC_INTR_VBLANK;
     trace_nvdev_vblank(head);
-    if (s->pcrtc_intr_en[head]) {
+    if (s->pcrtc[head].intr_en) {
         /* only while the driver listens: an idle head's frames are noise */
-        nvdev_trace_record(s, 'V', 4, "vblank", head, s->pcrtc_intr[head],
+        nvdev_trace_record(s, 'V', 4, "vblank", head, s->pcrtc[head].intr,
                            head ? "PCRTC1" : "PCRTC0", "VBLANK", false);
     }
     nvdev_update_irq(s);
@@ -99,25 +100,31 @@ void nv_pcrtc_init(NVDevState *s)
 {
     int heads = (s->chip->caps & NV_CAP_TWO_HEADS) ? 2 : 1;
 
-    s->vblank_timer[0] = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_pcrtc_vblank0, s);
+    s->pcrtc[0].vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_pcrtc_vblank0, s);
     if (heads > 1) {
-        s->vblank_timer[1] = timer_new_ns(QEMU_CLOCK_VIRTUAL,
+        s->pcrtc[1].vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
                                           nv_pcrtc_vblank1, s);
     }
 }
 
+/* a head's interrupts pending and enabled, for PMC */
+uint32_t nv_pcrtc_intr(NVDevState *s, int head)
+{
+    return s->pcrtc[head].intr & s->pcrtc[head].intr_en;
+}
+
 uint32_t nv_pcrtc_reg(NVDevState *s, int head, uint32_t off)
 {
-    return off < sizeof(s->pcrtc_regs[0]) ? s->pcrtc_regs[head][off >> 2] : 0;
+    return off < sizeof(s->pcrtc[0].regs) ? s->pcrtc[head].regs[off >> 2] : 0;
 }
 
 void nv_pcrtc_reset(NVDevState *s)
 {
-    memset(s->pcrtc_regs, 0, sizeof(s->pcrtc_regs));
     for (int head = 0; head < 2; head++) {
-        s->pcrtc_intr[head] = 0;
-        s->pcrtc_intr_en[head] = 0;
-        if (s->vblank_timer[head]) {
+        memset(s->pcrtc[head].regs, 0, sizeof(s->pcrtc[head].regs));
+        s->pcrtc[head].intr = 0;
+        s->pcrtc[head].intr_en = 0;
+        if (s->pcrtc[head].vblank_timer) {
             schedule_vblank(s, head);
         }
     }
@@ -143,16 +150,16 @@ static uint64_t nv_pcrtc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 
     switch (addr) {
     case NV_PCRTC_INTR_0:
-        return s->pcrtc_intr[head];
+        return s->pcrtc[head].intr;
     case NV_PCRTC_INTR_EN_0:
-        return s->pcrtc_intr_en[head];
+        return s->pcrtc[head].intr_en;
     case NV_PCRTC_RASTER:
         return nv_pcrtc_raster(s, head);
     default:
         if (!head && nv_i2c_pcrtc_read(s, addr, &val)) {
             return val;                     /* a C51 I2C port */
         }
-        return nv_plain_read(s, s->pcrtc_regs[head], u, addr, unimp);
+        return nv_plain_read(s, s->pcrtc[head].regs, u, addr, unimp);
     }
 }
 
@@ -163,22 +170,22 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 
     switch (addr) {
     case NV_PCRTC_INTR_0:
-        s->pcrtc_intr[head] &= ~val;
+        s->pcrtc[head].intr &= ~val;
         nvdev_update_irq(s);
-        if ((val & NV_PCRTC_INTR_VBLANK) && s->vblank_timer[head] &&
-            !timer_pending(s->vblank_timer[head])) {
+        if ((val & NV_PCRTC_INTR_VBLANK) && s->pcrtc[head].vblank_timer &&
+            !timer_pending(s->pcrtc[head].vblank_timer)) {
             schedule_vblank(s, head);
         }
         break;
     case NV_PCRTC_INTR_EN_0:
-        s->pcrtc_intr_en[head] = val & NV_PCRTC_INTR_VBLANK;
+        s->pcrtc[head].intr_en = val & NV_PCRTC_INTR_VBLANK;
         nvdev_update_irq(s);
         break;
     default:
         if (!head && nv_i2c_pcrtc_write(s, addr, val)) {
             break;                          /* a C51 I2C port */
         }
-        nv_plain_write(s, s->pcrtc_regs[head], u, addr, val, unimp);
+        nv_plain_write(s, s->pcrtc[head].regs, u, addr, val, unimp);
         if (addr == NV_PCRTC_CURSOR_CONFIG && !head) {
             nv_cursor_changed(s);           /* CURSOR_CONFIG */
         }
@@ -192,4 +199,28 @@ const NVUnit nv_unit_pcrtc[2] = {
     { .name = "PCRTC1", .base = 0x602000, .size = 0x1000, .instance = 1,
       .needs_caps = NV_CAP_TWO_HEADS, .dword = true,
       .read = nv_pcrtc_read, .write = nv_pcrtc_write },
+};
+
+static const VMStateDescription vmstate_nv_pcrtc_head = {
+    .name = "nvdev/pcrtc-head",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(regs, NVPcrtcState, NV_PLAIN_WORDS),
+        VMSTATE_UINT32(intr, NVPcrtcState),
+        VMSTATE_UINT32(intr_en, NVPcrtcState),
+        VMSTATE_TIMER_PTR(vblank_timer, NVPcrtcState),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+const VMStateDescription vmstate_nv_pcrtc = {
+    .name = "nvdev/pcrtc",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(pcrtc, NVDevState, 2, 1,
+                             vmstate_nv_pcrtc_head, NVPcrtcState),
+        VMSTATE_END_OF_LIST()
+    },
 };

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 
 #define TLB_FLUSH_TRIGGER   0x02
@@ -29,14 +30,14 @@ static uint32_t nv04_boot0(NVDevState *s)
 
 uint32_t nv_pfb_reg(NVDevState *s, uint32_t off)
 {
-    return off < sizeof(s->pfb_regs) ? s->pfb_regs[off >> 2] : 0;
+    return off < sizeof(s->pfb.regs) ? s->pfb.regs[off >> 2] : 0;
 }
 
 void nv_pfb_reset(NVDevState *s)
 {
-    memset(s->pfb_regs, 0, sizeof(s->pfb_regs));
+    memset(s->pfb.regs, 0, sizeof(s->pfb.regs));
     if (s->chip->caps & NV_CAP_PFB_NV10) {
-        s->pfb_regs[NV_PFB_CFG0 >> 2] =
+        s->pfb.regs[NV_PFB_CFG0 >> 2] =
             s->ram_type == NVBIOS_RAM_DDR1 ? 0x00000001 : 0;
     }
 }
@@ -60,15 +61,15 @@ static uint64_t nv_pfb_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     }
     if ((s->chip->caps & NV_CAP_NV40) && addr == NV_PFB_GART_TLB_FLUSH) {
         /* the GART is not modelled: a flush completes at once */
-        uint32_t v = s->pfb_regs[addr >> 2];
+        uint32_t v = s->pfb.regs[addr >> 2];
         return v & TLB_FLUSH_TRIGGER ? v | TLB_FLUSH_DONE : v;
     }
     if ((s->chip->caps & NV_CAP_NV44_GART) && addr == NV_PFB_GART_FLUSH) {
         /* the device caches no GART entry: a flush is done at once */
-        uint32_t v = s->pfb_regs[addr >> 2];
+        uint32_t v = s->pfb.regs[addr >> 2];
         return v & GART44_FLUSH ? v | GART44_FLUSH_DONE : v;
     }
-    return nv_plain_read(s, s->pfb_regs, u, addr, unimp);
+    return nv_plain_read(s, s->pfb.regs, u, addr, unimp);
 }
 
 static void nv_pfb_write(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -78,10 +79,20 @@ static void nv_pfb_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         *unimp = true;              /* straps: read-only here */
         return;
     }
-    nv_plain_write(s, s->pfb_regs, u, addr, val, unimp);
+    nv_plain_write(s, s->pfb.regs, u, addr, val, unimp);
 }
 
 const NVUnit nv_unit_pfb = {
     .name = "PFB", .base = 0x100000, .size = 0x1000, .dword = true,
     .read = nv_pfb_read, .write = nv_pfb_write,
+};
+
+const VMStateDescription vmstate_nv_pfb = {
+    .name = "nvdev/pfb",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(pfb.regs, NVDevState, NV_PLAIN_WORDS),
+        VMSTATE_END_OF_LIST()
+    },
 };

@@ -25,10 +25,11 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 
 /* a PFIFO register by its offset in PFIFO (nvdev-regs.h) */
-#define R(s, off)           ((s)->fifo[(off) >> 2])
+#define R(s, off)           ((s)->pfifo.regs[(off) >> 2])
 
 #define NV_PFIFO_CACHE1_METHOD  0x1800      /* + 8 * entry; DATA at + 4 */
 
@@ -177,7 +178,7 @@ static const FifoGen *fifo_gen(NVDevState *s)
 
 uint32_t nv_pfifo_reg(NVDevState *s, uint32_t reg)
 {
-    return reg < sizeof(s->fifo) ? R(s, reg) : 0;
+    return reg < sizeof(s->pfifo.regs) ? R(s, reg) : 0;
 }
 
 uint32_t nv_pfifo_nr_channels(NVDevState *s)
@@ -352,7 +353,7 @@ static bool fifo_switch(NVDevState *s)
         ramfc_load(s, next);
         R(s, NV_PFIFO_CACHE1_PUSH1) = next | g->push1_dma;
         R(s, NV_PFIFO_CACHE1_DMA_PUSH) |= DMA_PUSH_ACCESS;
-        s->fifo_slice = 0;
+        s->pfifo.slice = 0;
         return true;
     }
     return false;
@@ -637,7 +638,7 @@ static void cache_push(NVDevState *s, uint32_t subc, uint32_t mthd,
     uint32_t put = R(s, NV_PFIFO_CACHE1_PUT);
     uint32_t slot = (put & cache_mask(s)) >> 2;
     uint32_t chid = cur_chid(s);
-    uint32_t cls = nv_pgraph_class(s, s->grctx[chid][GC_SUBC_INST + subc]);
+    uint32_t cls = nv_pgraph_class(s, nv_pgraph_bound(s, chid, subc));
 
     R(s, NV_PFIFO_CACHE1_METHOD + slot * 8) = subc << 13 | mthd;
     R(s, NV_PFIFO_CACHE1_METHOD + slot * 8 + 4) = data;
@@ -727,7 +728,7 @@ static void fifo_run(void *opaque)
             case PULL_DONE:
                 continue;
             case PULL_ENGINE_BUSY:
-                timer_mod(s->fifo_timer, nv_pgraph_busy_until(s));
+                timer_mod(s->pfifo.timer, nv_pgraph_busy_until(s));
                 return;
             case PULL_STOPPED:
                 return;             /* a register write kicks it again */
@@ -745,12 +746,12 @@ static void fifo_run(void *opaque)
             }
             continue;
         }
-        if (s->fifo_slice >= TIMESLICE && fifo_switch(s)) {
+        if (s->pfifo.slice >= TIMESLICE && fifo_switch(s)) {
             continue;
         }
         if (pusher_can_run(s)) {
             push_one(s);
-            s->fifo_slice++;
+            s->pfifo.slice++;
             continue;
         }
         if (!fifo_switch(s)) {
@@ -767,14 +768,14 @@ static void fifo_run(void *opaque)
             return;                 /* idle */
         }
     }
-    timer_mod(s->fifo_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+    timer_mod(s->pfifo.timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
               (waiting ? SEMA_POLL_NS : KICK_NS));
 }
 
 void nv_pfifo_kick(NVDevState *s)
 {
-    if (!timer_pending(s->fifo_timer)) {
-        timer_mod(s->fifo_timer,
+    if (!timer_pending(s->pfifo.timer)) {
+        timer_mod(s->pfifo.timer,
                   qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + KICK_NS);
     }
 }
@@ -791,7 +792,7 @@ static uint64_t nv_pfifo_read(NVDevState *s, const NVUnit *u, hwaddr addr,
             *unimp = true;          /* at 0x90000 on NV40 */
             return 0;
         }
-        return s->fifo[addr >> 2];
+        return s->pfifo.regs[addr >> 2];
     }
     switch (reg) {
     case NV_PFIFO_INTR_0:
@@ -799,7 +800,7 @@ static uint64_t nv_pfifo_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PFIFO_CACHE1_PULL0:
         return R(s, reg) & ~PULL0_HASH_BUSY;   /* lookups are immediate */
     default:
-        return nv_plain_read(s, s->fifo, u, addr, unimp);
+        return nv_plain_read(s, s->pfifo.regs, u, addr, unimp);
     }
 }
 
@@ -813,7 +814,7 @@ static void nv_pfifo_write(NVDevState *s, const NVUnit *u, hwaddr addr,
             *unimp = true;
             return;
         }
-        s->fifo[addr >> 2] = val;
+        s->pfifo.regs[addr >> 2] = val;
         return;
     }
     switch (reg) {
@@ -846,7 +847,7 @@ static void nv_pfifo_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         nv_pfifo_kick(s);
         return;
     default:
-        nv_plain_write(s, s->fifo, u, addr, val, unimp);
+        nv_plain_write(s, s->pfifo.regs, u, addr, val, unimp);
         return;
     }
 }
@@ -960,14 +961,26 @@ const NVUnit nv_unit_user40 = {
 
 void nv_pfifo_init(NVDevState *s)
 {
-    s->fifo_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, fifo_run, s);
+    s->pfifo.timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, fifo_run, s);
 }
 
 void nv_pfifo_reset(NVDevState *s)
 {
-    memset(s->fifo, 0, sizeof(s->fifo));
-    s->fifo_slice = 0;
-    if (s->fifo_timer) {
-        timer_del(s->fifo_timer);
+    memset(s->pfifo.regs, 0, sizeof(s->pfifo.regs));
+    s->pfifo.slice = 0;
+    if (s->pfifo.timer) {
+        timer_del(s->pfifo.timer);
     }
 }
+
+const VMStateDescription vmstate_nv_pfifo = {
+    .name = "nvdev/pfifo",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(pfifo.regs, NVDevState, NV_FIFO_WORDS),
+        VMSTATE_TIMER_PTR(pfifo.timer, NVDevState),
+        VMSTATE_UINT32(pfifo.slice, NVDevState),
+        VMSTATE_END_OF_LIST()
+    },
+};

@@ -12,7 +12,7 @@
  * nouveau's nv04_gr_intr/nv10_gr_intr expect.
  *
  * Contexts: before NV40 the 2D state of every channel is kept by the
- * device (s->grctx), so a channel switch never needs the driver.  On
+ * device (s->pgraph.ctx), so a channel switch never needs the driver.  On
  * NV04/NV1x real hardware would raise CONTEXT_SWITCH for the driver to
  * swap PGRAPH registers; nouveau 6.1 copes with a card that never does
  * (CTX_CONTROL bit 16 then stays clear and nv04/nv10_gr_chan_fini skip
@@ -27,13 +27,15 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 #include "trace.h"
 #include "ctxprog/ctxprog.h"
 
 /* a PGRAPH register by its offset in PGRAPH (nvdev-regs.h) */
-#define G(s, off)               ((s)->gr[(off) >> 2])
+#define G(s, off)               ((s)->pgraph.regs[(off) >> 2])
 /* NV10+: the class bound on each subchannel, + 4 * subc (NV04's CTX_SWITCH1) */
 #define NV10_PGRAPH_CTX_CACHE   NV_PGRAPH_CTX_SWITCH1
 
@@ -74,13 +76,13 @@ void nv_pgraph_work(NVDevState *s, uint64_t bytes)
 {
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
-    s->gr_busy_until = MAX(s->gr_busy_until, now) +
+    s->pgraph.busy_until = MAX(s->pgraph.busy_until, now) +
                        bytes * 1000 / NV_GR_BYTES_PER_US;
 }
 
 int64_t nv_pgraph_busy_until(NVDevState *s)
 {
-    return s->gr_busy_until;
+    return s->pgraph.busy_until;
 }
 
 /* Can PGRAPH take a method?  Not while the driver handles its interrupt. */
@@ -115,7 +117,7 @@ QEMU_BUILD_BUG_ON(NV_GRCTX_WORDS > NV40_GR_STATE_WORDS);
 /* The method state PGRAPH holds for @chid (NV40: made resident first) */
 static uint32_t *gr_state(NVDevState *s, int chid)
 {
-    return s->chip->family == NV_40 ? &G(s, NV40_GR_STATE) : s->grctx[chid];
+    return s->chip->family == NV_40 ? &G(s, NV40_GR_STATE) : s->pgraph.ctx[chid];
 }
 
 /* What the driver's interrupt handler reads about the objects of @ctx */
@@ -169,7 +171,7 @@ static void trap(NVDevState *s, const uint32_t *ctx, int chid, int subc,
  * saves the resident context to its image and loads the new one; CTX_CONTROL
  * VALID and CTX_USER then name the resident channel, which is how
  * nv20_gr_chan_fini knows to save a dying channel's context first.  The
- * state itself stays in s->grctx: nouveau never reads an image back.
+ * state itself stays in s->pgraph.ctx: nouveau never reads an image back.
  */
 static void nv20_ctx_switch(NVDevState *s, int chid)
 {
@@ -231,9 +233,9 @@ static bool ctxctl_hw_flag(void *opaque, unsigned flag)
 
     switch (flag) {
     case CP_FLAG_AUTO_SAVE:
-        return s->ctxctl_auto & 1;
+        return s->pgraph.ctxctl_auto & 1;
     case CP_FLAG_AUTO_LOAD:
-        return s->ctxctl_auto & 2;
+        return s->pgraph.ctxctl_auto & 2;
     case CP_FLAG_STATE3D:               /* a choice: the 3D state is there */
     case CP_FLAG_ALWAYS:
         return true;
@@ -275,19 +277,19 @@ static void ctxctl_run(NVDevState *s, const char *why)
     unsigned pc = G(s, NV_PGRAPH_CTXCTL_PC) >> 24;
     CtxprogRun run;
 
-    ctxprog_run(s->ctxprog, s->ctxprog_len, pc, CTXCTL_MAX_STEPS, &ctxctl_ops,
+    ctxprog_run(s->pgraph.ctxprog, s->pgraph.ctxprog_len, pc, CTXCTL_MAX_STEPS, &ctxctl_ops,
                 s, &run);
     trace_nvdev_ctxprog_run(why, ctxprog_stop_name(run.stop), run.pc,
                             run.steps, run.transfers, run.skipped);
     /* in the register trace: where it stopped, how, how much it skipped */
     nvdev_trace_record(s, 'C', 4, "ctxprog", run.pc, run.skipped, "CTXCTL",
                        stop_words[run.stop], run.skipped > 0);
-    if (run.skipped && !s->ctxprog_unimp_logged) {
+    if (run.skipped && !s->pgraph.ctxprog_unimp_logged) {
         qemu_log_mask(LOG_UNIMP, "nvdev: CTXCTL: %u words of the context "
                       "program have no known meaning and were stepped over "
                       "(the first at PC 0x%02x: 0x%08x)\n", run.skipped,
-                      run.first_skipped, s->ctxprog[run.first_skipped]);
-        s->ctxprog_unimp_logged = true;
+                      run.first_skipped, s->pgraph.ctxprog[run.first_skipped]);
+        s->pgraph.ctxprog_unimp_logged = true;
     }
     switch (run.stop) {
     case CTXPROG_STOP_END:
@@ -297,7 +299,7 @@ static void ctxctl_run(NVDevState *s, const char *why)
     case CTXPROG_STOP_HALT:
         G(s, NV_PGRAPH_CTXCTL_STATUS) &= ~CTXCTL_BUSY;
         G(s, NV_PGRAPH_CTXCTL_PC) = run.pc << 24 |
-            (run.pc < s->ctxprog_len ? s->ctxprog[run.pc] & 0xffffff : 0);
+            (run.pc < s->pgraph.ctxprog_len ? s->pgraph.ctxprog[run.pc] & 0xffffff : 0);
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "nvdev: CTXCTL: the context program "
@@ -319,16 +321,16 @@ static void nv40_ctx_switch(NVDevState *s, int chid)
     if (cur == next) {
         return;
     }
-    if (s->ctxprog_len && !(G(s, NV_PGRAPH_CTXCTL_STATUS) & CTXCTL_BUSY)) {
+    if (s->pgraph.ctxprog_len && !(G(s, NV_PGRAPH_CTXCTL_STATUS) & CTXCTL_BUSY)) {
         G(s, NV_PGRAPH_CTXCTL_NEXT) = next;
-        s->ctxctl_auto = 2 | !!(cur & CTX_LOADED);
+        s->pgraph.ctxctl_auto = 2 | !!(cur & CTX_LOADED);
         if (cur & CTX_LOADED) {
             G(s, NV40_PGRAPH_CTXCTL_SWAP) = cur;
         } else {
             G(s, NV40_PGRAPH_CTXCTL_SWAP) = next;
         }
         ctxctl_run(s, "channel switch");
-        s->ctxctl_auto = 0;
+        s->pgraph.ctxctl_auto = 0;
         if (G(s, NV_PGRAPH_CTXCTL_CUR) == next) {
             return;
         }
@@ -366,14 +368,20 @@ void nv_pgraph_bind(NVDevState *s, int chid, int subc, uint32_t inst)
     ctx[GC_SUBC_INST + subc] = inst;
     ctx[GC_SUBC_CLASS + subc] = cls;
     /* PFIFO names the methods it hands on by this binding (pfifo.c) */
-    s->grctx[chid][GC_SUBC_INST + subc] = inst;
-    s->grctx[chid][GC_SUBC_CLASS + subc] = cls;
-    if (!nv_gr2d_known_class(cls) && !s->gr_class_unimp_logged) {
+    s->pgraph.ctx[chid][GC_SUBC_INST + subc] = inst;
+    s->pgraph.ctx[chid][GC_SUBC_CLASS + subc] = cls;
+    if (!nv_gr2d_known_class(cls) && !s->pgraph.class_unimp_logged) {
         qemu_log_mask(LOG_UNIMP, "nvdev: PGRAPH: class 0x%04x (ch %d subc %d) "
                       "is not modelled: its methods are dropped\n", cls, chid,
                       subc);
-        s->gr_class_unimp_logged = true;
+        s->pgraph.class_unimp_logged = true;
     }
+}
+
+/* the instance @chid bound on @subc (PFIFO names its methods by it) */
+uint32_t nv_pgraph_bound(NVDevState *s, int chid, int subc)
+{
+    return s->pgraph.ctx[chid][GC_SUBC_INST + subc];
 }
 
 void nv_pgraph_method(NVDevState *s, int chid, int subc, uint32_t mthd,
@@ -404,7 +412,7 @@ static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
         return G(s, reg);
     case NV_PGRAPH_STATUS:
         /* bit 0: busy, while the last operation's time runs */
-        return s->gr_busy_until > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        return s->pgraph.busy_until > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
     case NV_PGRAPH_CTXCTL_STATUS:
         if (s->chip->family == NV_40) {
             return G(s, reg);       /* busy only if a run could not end */
@@ -419,7 +427,7 @@ static uint64_t nv_pgraph_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     default:
         break;
     }
-    return nv_plain_read(s, s->gr, u, addr, unimp);
+    return nv_plain_read(s, s->pgraph.regs, u, addr, unimp);
 }
 
 static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -460,13 +468,13 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     if (s->chip->family == NV_40) {
         switch (reg) {
         case NV_PGRAPH_CTXCTL_UCODE_INDEX:
-            s->ctxprog_len = MIN(val, NV_CTXPROG_WORDS);
-            s->ctxprog_unimp_logged = false;
+            s->pgraph.ctxprog_len = MIN(val, NV_CTXPROG_WORDS);
+            s->pgraph.ctxprog_unimp_logged = false;
             G(s, reg) = val;
             return;
         case NV_PGRAPH_CTXCTL_UCODE_DATA:
-            if (s->ctxprog_len < NV_CTXPROG_WORDS) {
-                s->ctxprog[s->ctxprog_len++] = val;
+            if (s->pgraph.ctxprog_len < NV_CTXPROG_WORDS) {
+                s->pgraph.ctxprog[s->pgraph.ctxprog_len++] = val;
             } else {
                 qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PGRAPH: context program "
                               "longer than %u words\n", NV_CTXPROG_WORDS);
@@ -478,7 +486,7 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                 G(s, NV_PGRAPH_CTXCTL_STATUS) &= ~CTXCTL_BUSY;
                 G(s, NV_PGRAPH_CTXCTL_PC) = 0;
             }
-            if ((val & CTXCTL_CMD_START) && s->ctxprog_len) {
+            if ((val & CTXCTL_CMD_START) && s->pgraph.ctxprog_len) {
                 ctxctl_run(s, "started by the driver");
             }
             return;
@@ -486,7 +494,7 @@ static void nv_pgraph_write(NVDevState *s, const NVUnit *u, hwaddr addr,
             break;
         }
     }
-    nv_plain_write(s, s->gr, u, addr, val, unimp);
+    nv_plain_write(s, s->pgraph.regs, u, addr, val, unimp);
 }
 
 const NVUnit nv_unit_pgraph = {
@@ -496,12 +504,45 @@ const NVUnit nv_unit_pgraph = {
 
 void nv_pgraph_reset(NVDevState *s)
 {
-    memset(s->gr, 0, sizeof(s->gr));
-    memset(s->grctx, 0, sizeof(s->grctx));
-    memset(s->ctxprog, 0, sizeof(s->ctxprog));
-    s->ctxprog_len = 0;
-    s->ctxprog_unimp_logged = false;
-    s->ctxctl_auto = 0;
-    s->gr_busy_until = 0;
+    memset(s->pgraph.regs, 0, sizeof(s->pgraph.regs));
+    memset(s->pgraph.ctx, 0, sizeof(s->pgraph.ctx));
+    memset(s->pgraph.ctxprog, 0, sizeof(s->pgraph.ctxprog));
+    s->pgraph.ctxprog_len = 0;
+    s->pgraph.ctxprog_unimp_logged = false;
+    s->pgraph.ctxctl_auto = 0;
+    s->pgraph.busy_until = 0;
     G(s, NV_PGRAPH_FIFO) = 1;
 }
+
+/* what a loaded stream may not hold: the program's length bounds the
+ * interpreter's walk over it */
+static int nv_pgraph_post_load(void *opaque, int version_id)
+{
+    NVDevState *s = opaque;
+
+    if (s->pgraph.ctxprog_len > NV_CTXPROG_WORDS) {
+        error_report("nvdev: migration: context program of %u words "
+                     "(at most %u)", s->pgraph.ctxprog_len, NV_CTXPROG_WORDS);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* the registers, the channels' contexts, the uploaded context program and
+ * a pending automatic save or load, and how long the engine is busy */
+const VMStateDescription vmstate_nv_pgraph = {
+    .name = "nvdev/pgraph",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .post_load = nv_pgraph_post_load,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(pgraph.regs, NVDevState, NV_PGRAPH_WORDS),
+        VMSTATE_UINT32_2DARRAY(pgraph.ctx, NVDevState, NV_MAX_CHANNELS,
+                               NV_GRCTX_WORDS),
+        VMSTATE_UINT32_ARRAY(pgraph.ctxprog, NVDevState, NV_CTXPROG_WORDS),
+        VMSTATE_UINT32(pgraph.ctxprog_len, NVDevState),
+        VMSTATE_UINT32(pgraph.ctxctl_auto, NVDevState),
+        VMSTATE_INT64(pgraph.busy_until, NVDevState),
+        VMSTATE_END_OF_LIST()
+    },
+};

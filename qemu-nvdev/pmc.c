@@ -7,6 +7,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 
 
@@ -20,7 +21,7 @@
 
 uint32_t nv_pmc_intr(NVDevState *s)
 {
-    uint32_t intr = s->pmc_intr_sw;
+    uint32_t intr = s->pmc.intr_sw;
 
     if (nv_pfifo_intr(s)) {
         intr |= NV_PMC_INTR_PFIFO;
@@ -28,19 +29,27 @@ uint32_t nv_pmc_intr(NVDevState *s)
     if (nv_pgraph_intr(s)) {
         intr |= NV_PMC_INTR_PGRAPH;
     }
-    if (s->ptimer_intr & s->ptimer_intr_en) {
+    if (nv_ptimer_intr(s)) {
         intr |= NV_PMC_INTR_PTIMER;
     }
-    if (s->pcrtc_intr[0] & s->pcrtc_intr_en[0]) {
+    if (nv_pcrtc_intr(s, 0)) {
         intr |= NV_PMC_INTR_CRTC0;
     }
-    if (s->pcrtc_intr[1] & s->pcrtc_intr_en[1]) {
+    if (nv_pcrtc_intr(s, 1)) {
         intr |= NV_PMC_INTR_CRTC1;
     }
-    if (s->pbus_intr & s->pbus_intr_en) {
+    if (nv_pbus_intr(s)) {
         intr |= NV_PMC_INTR_PBUS;
     }
     return intr;
+}
+
+void nv_pmc_reset(NVDevState *s)
+{
+    s->pmc.intr_sw = 0;
+    s->pmc.intr_en = 0;
+    s->pmc.enable = 0;
+    s->pmc.boot1 = 0;
 }
 
 static uint64_t nv_pmc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
@@ -50,13 +59,13 @@ static uint64_t nv_pmc_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PMC_BOOT_0:
         return s->chip->boot0;
     case NV_PMC_BOOT_1:
-        return s->pmc_boot1;
+        return s->pmc.boot1;
     case NV_PMC_INTR_0:
         return nv_pmc_intr(s);
     case NV_PMC_INTR_EN_0:
-        return s->pmc_intr_en;
+        return s->pmc.intr_en;
     case NV_PMC_ENABLE:
-        return s->pmc_enable;
+        return s->pmc.enable;
     default:
         *unimp = true;
         return 0;
@@ -75,15 +84,15 @@ static void nv_pmc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         }
         break;
     case NV_PMC_INTR_0:
-        s->pmc_intr_sw = val & NV_PMC_INTR_SOFTWARE;
+        s->pmc.intr_sw = val & NV_PMC_INTR_SOFTWARE;
         nvdev_update_irq(s);
         break;
     case NV_PMC_INTR_EN_0:
-        s->pmc_intr_en = val & 3;
+        s->pmc.intr_en = val & 3;
         nvdev_update_irq(s);
         break;
     case NV_PMC_ENABLE:
-        s->pmc_enable = val;
+        s->pmc.enable = val;
         break;
     default:
         *unimp = true;
@@ -94,4 +103,18 @@ static void nv_pmc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 const NVUnit nv_unit_pmc = {
     .name = "PMC", .base = 0x000000, .size = 0x1000, .dword = true,
     .read = nv_pmc_read, .write = nv_pmc_write,
+};
+
+const VMStateDescription vmstate_nv_pmc = {
+    .name = "nvdev/pmc",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32(pmc.intr_sw, NVDevState),
+        VMSTATE_UINT32(pmc.intr_en, NVDevState),
+        VMSTATE_UINT32(pmc.enable, NVDevState),
+        VMSTATE_UINT32(pmc.boot1, NVDevState),
+        VMSTATE_BOOL(pmc.irq_level, NVDevState),
+        VMSTATE_END_OF_LIST()
+    },
 };

@@ -6,24 +6,25 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 
 
 uint32_t nv_pramdac_reg(NVDevState *s, int head, uint32_t off)
 {
-    return off < sizeof(s->pramdac_regs[0]) ? s->pramdac_regs[head][off >> 2] : 0;
+    return off < sizeof(s->pramdac[0].regs) ? s->pramdac[head].regs[off >> 2] : 0;
 }
 
 void nv_pramdac_reset(NVDevState *s)
 {
-    memset(s->pramdac_regs, 0, sizeof(s->pramdac_regs));
+    memset(s->pramdac, 0, sizeof(s->pramdac));     /* TMDS files too */
     if (s->bios.has_board) {
-        s->pramdac_regs[0][NV_PRAMDAC_NVPLL_COEFF >> 2] = s->bios.board.nvpll;
-        s->pramdac_regs[0][NV_PRAMDAC_MPLL_COEFF >> 2] = s->bios.board.mpll;
+        s->pramdac[0].regs[NV_PRAMDAC_NVPLL_COEFF >> 2] = s->bios.board.nvpll;
+        s->pramdac[0].regs[NV_PRAMDAC_MPLL_COEFF >> 2] = s->bios.board.mpll;
     } else {
         /* 14.318 MHz * 0x55 / 7: about 174 MHz */
-        s->pramdac_regs[0][NV_PRAMDAC_NVPLL_COEFF >> 2] = 0x00005507;
-        s->pramdac_regs[0][NV_PRAMDAC_MPLL_COEFF >> 2] = 0x00004506;
+        s->pramdac[0].regs[NV_PRAMDAC_NVPLL_COEFF >> 2] = 0x00005507;
+        s->pramdac[0].regs[NV_PRAMDAC_MPLL_COEFF >> 2] = 0x00004506;
     }
 }
 
@@ -43,8 +44,8 @@ void nv_pramdac_reset(NVDevState *s)
 
 static bool test_point_high(NVDevState *s, int head)
 {
-    uint32_t ctl = s->pramdac_regs[head][NV_PRAMDAC_TEST_CONTROL >> 2];
-    uint32_t tp = s->pramdac_regs[head][NV_PRAMDAC_TESTPOINT_DATA >> 2];
+    uint32_t ctl = s->pramdac[head].regs[NV_PRAMDAC_TEST_CONTROL >> 2];
+    uint32_t tp = s->pramdac[head].regs[NV_PRAMDAC_TESTPOINT_DATA >> 2];
 
     if (!(ctl & TEST_CONTROL_TP_INS_EN) || !(tp & TESTPOINT_DATA_NOTBLANK)) {
         return false;
@@ -99,10 +100,10 @@ static uint64_t nv_pramdac_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     uint64_t val;
 
     if (tmds_reg(addr, &link, &data)) {
-        uint32_t ctrl = s->tmds_ctrl[head][link];
-        return data ? s->tmds[head][link][ctrl & 0xff] : ctrl;
+        uint32_t ctrl = s->pramdac[head].tmds_ctrl[link];
+        return data ? s->pramdac[head].tmds[link][ctrl & 0xff] : ctrl;
     }
-    val = nv_plain_read(s, s->pramdac_regs[u->instance], u, addr, unimp);
+    val = nv_plain_read(s, s->pramdac[u->instance].regs, u, addr, unimp);
 
     if (u->instance == 0 && (s->chip->caps & NV_CAP_NV17_DAC) &&
         (addr == NV_PRAMDAC_TEST_CONTROL ||
@@ -120,11 +121,11 @@ static void nv_pramdac_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 
     if (tmds_reg(addr, &link, &data)) {
         if (data) {
-            s->tmds_data[head][link] = val;
+            s->pramdac[head].tmds_data[link] = val;
         } else {
-            s->tmds_ctrl[head][link] = val;
+            s->pramdac[head].tmds_ctrl[link] = val;
             if (!(val & TMDS_CONTROL_WRITE_DISABLE)) {
-                s->tmds[head][link][val & 0xff] = s->tmds_data[head][link];
+                s->pramdac[head].tmds[link][val & 0xff] = s->pramdac[head].tmds_data[link];
             }
         }
         return;
@@ -132,7 +133,7 @@ static void nv_pramdac_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     if (u->instance == 0 && addr == NV_PRAMDAC_NVPLL_COEFF) {
         nv_ptimer_rebase(s);
     }
-    nv_plain_write(s, s->pramdac_regs[u->instance], u, addr, val, unimp);
+    nv_plain_write(s, s->pramdac[u->instance].regs, u, addr, val, unimp);
     if (u->instance == 0 && addr == NV_PRAMDAC_CU_START_POS) {
         nv_cursor_changed(s);               /* CU_START_POS */
     }
@@ -144,4 +145,28 @@ const NVUnit nv_unit_pramdac[2] = {
     { .name = "PRAMDAC1", .base = 0x682000, .size = 0x1000, .instance = 1,
       .needs_caps = NV_CAP_TWO_HEADS, .dword = true,
       .read = nv_pramdac_read, .write = nv_pramdac_write },
+};
+
+static const VMStateDescription vmstate_nv_pramdac_head = {
+    .name = "nvdev/pramdac-head",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32_ARRAY(regs, NVPramdacState, NV_PLAIN_WORDS),
+        VMSTATE_UINT8_2DARRAY(tmds, NVPramdacState, 2, 256),
+        VMSTATE_UINT8_ARRAY(tmds_data, NVPramdacState, 2),
+        VMSTATE_UINT32_ARRAY(tmds_ctrl, NVPramdacState, 2),
+        VMSTATE_END_OF_LIST()
+    },
+};
+
+const VMStateDescription vmstate_nv_pramdac = {
+    .name = "nvdev/pramdac",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_STRUCT_ARRAY(pramdac, NVDevState, 2, 1,
+                             vmstate_nv_pramdac_head, NVPramdacState),
+        VMSTATE_END_OF_LIST()
+    },
 };

@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "migration/vmstate.h"
 #include "nvdev.h"
@@ -23,7 +24,7 @@
 
 static uint8_t *cr_file(NVDevState *s, int head)
 {
-    return head ? s->crb : s->vga.cr;
+    return head ? s->prmvga.crb : s->vga.cr;
 }
 
 /* a head's CRTC registers, for the scanout */
@@ -34,7 +35,7 @@ const uint8_t *nv_cr_file(NVDevState *s, int head)
 
 static uint8_t *cr_index(NVDevState *s, int head)
 {
-    return head ? &s->crb_index : &s->vga.cr_index;
+    return head ? &s->prmvga.crb_index : &s->vga.cr_index;
 }
 
 /*
@@ -49,7 +50,7 @@ static bool *ext_lock(NVDevState *s, int head)
     bool own = head && (s->chip->caps & NV_CAP_CR_LOCK_EACH) &&
                !(nv_pbus_reg(s, NV_PBUS_DEBUG_1) & PBUS_DEBUG_1_HEADS_TIED);
 
-    return &s->ext_unlocked[own ? 1 : 0];
+    return &s->prmvga.ext_unlocked[own ? 1 : 0];
 }
 
 static uint8_t nv_crtc_read(NVDevState *s, int head)
@@ -151,19 +152,19 @@ static bool vga_b_read(NVDevState *s, uint16_t port, uint8_t *val)
 {
     switch (port) {
     case 0x3c4:
-        *val = s->srb_index;
+        *val = s->prmvga.srb_index;
         return true;
     case 0x3c5:
-        *val = s->srb[s->srb_index];
+        *val = s->prmvga.srb[s->prmvga.srb_index];
         return true;
     case 0x3ce:
-        *val = s->grb_index;
+        *val = s->prmvga.grb_index;
         return true;
     case 0x3cf:
-        *val = s->grb[s->grb_index];
+        *val = s->prmvga.grb[s->prmvga.grb_index];
         return true;
     case 0x3cc:
-        *val = s->miscb;
+        *val = s->prmvga.miscb;
         return true;
     default:
         return false;
@@ -174,55 +175,69 @@ static bool vga_b_write(NVDevState *s, uint16_t port, uint8_t val)
 {
     switch (port) {
     case 0x3c2:
-        s->miscb = val;
+        s->prmvga.miscb = val;
         return true;
     case 0x3c4:
-        s->srb_index = val & (ARRAY_SIZE(s->srb) - 1);
+        s->prmvga.srb_index = val & (ARRAY_SIZE(s->prmvga.srb) - 1);
         return true;
     case 0x3c5:
-        s->srb[s->srb_index] = val;
+        s->prmvga.srb[s->prmvga.srb_index] = val;
         return true;
     case 0x3ce:
-        s->grb_index = val & (ARRAY_SIZE(s->grb) - 1);
+        s->prmvga.grb_index = val & (ARRAY_SIZE(s->prmvga.grb) - 1);
         return true;
     case 0x3cf:
-        s->grb[s->grb_index] = val;
+        s->prmvga.grb[s->prmvga.grb_index] = val;
         return true;
     default:
         return false;
     }
 }
 
-static int vga_b_post_load(void *opaque, int version_id)
+/* head B's palette entry for the pixel value @index (PRMDIO1's mask
+ * applied): three components as the driver wrote them */
+const uint8_t *nv_headb_colour(NVDevState *s, uint8_t index)
+{
+    return &s->prmvga.palb[(index & s->prmvga.palb_mask) * 3];
+}
+
+/* what a loaded stream may not hold: indices into head B's files */
+static int nv_prmvga_post_load(void *opaque, int version_id)
 {
     NVDevState *s = opaque;
+    NVPrmvgaState *v = &s->prmvga;
 
-    if (s->srb_index >= ARRAY_SIZE(s->srb) ||
-        s->grb_index >= ARRAY_SIZE(s->grb)) {
+    if (v->srb_index >= ARRAY_SIZE(v->srb) ||
+        v->grb_index >= ARRAY_SIZE(v->grb) ||
+        v->palb_sub >= ARRAY_SIZE(v->palb_cache)) {
+        error_report("nvdev: migration: head B's VGA index out of range "
+                     "(SR %u, GR %u, palette %u)", v->srb_index, v->grb_index,
+                     v->palb_sub);
         return -EINVAL;
     }
     return 0;
 }
 
-static bool vga_b_needed(void *opaque)
-{
-    NVDevState *s = opaque;
-
-    return s->chip->caps & NV_CAP_TWO_HEADS;
-}
-
-const VMStateDescription vmstate_nv_vga_b = {
-    .name = "nvdev/vga-b",
+const VMStateDescription vmstate_nv_prmvga = {
+    .name = "nvdev/prmvga",
     .version_id = 1,
     .minimum_version_id = 1,
-    .needed = vga_b_needed,
-    .post_load = vga_b_post_load,
+    .post_load = nv_prmvga_post_load,
     .fields = (VMStateField[]) {
-        VMSTATE_UINT8_ARRAY(srb, NVDevState, 8),
-        VMSTATE_UINT8(srb_index, NVDevState),
-        VMSTATE_UINT8_ARRAY(grb, NVDevState, 16),
-        VMSTATE_UINT8(grb_index, NVDevState),
-        VMSTATE_UINT8(miscb, NVDevState),
+        VMSTATE_BOOL_ARRAY(prmvga.ext_unlocked, NVDevState, 2),
+        VMSTATE_UINT8_ARRAY(prmvga.crb, NVDevState, 256),
+        VMSTATE_UINT8(prmvga.crb_index, NVDevState),
+        VMSTATE_UINT8_ARRAY(prmvga.srb, NVDevState, 8),
+        VMSTATE_UINT8(prmvga.srb_index, NVDevState),
+        VMSTATE_UINT8_ARRAY(prmvga.grb, NVDevState, 16),
+        VMSTATE_UINT8(prmvga.grb_index, NVDevState),
+        VMSTATE_UINT8(prmvga.miscb, NVDevState),
+        VMSTATE_UINT8_ARRAY(prmvga.palb, NVDevState, 768),
+        VMSTATE_UINT8(prmvga.palb_mask, NVDevState),
+        VMSTATE_UINT8(prmvga.palb_windex, NVDevState),
+        VMSTATE_UINT8(prmvga.palb_rindex, NVDevState),
+        VMSTATE_UINT8(prmvga.palb_sub, NVDevState),
+        VMSTATE_UINT8_ARRAY(prmvga.palb_cache, NVDevState, 3),
         VMSTATE_END_OF_LIST()
     },
 };
@@ -279,15 +294,15 @@ void nv_vga_port_write(NVDevState *s, int head, uint16_t port, uint8_t val)
 
 void nv_vga_reset(NVDevState *s)
 {
-    memset(s->crb, 0, sizeof(s->crb));
-    memset(s->palb, 0, sizeof(s->palb));
-    s->palb_mask = 0xff;
-    s->palb_windex = s->palb_rindex = s->palb_sub = 0;
-    s->crb_index = 0;
-    s->ext_unlocked[0] = s->ext_unlocked[1] = false;
-    memset(s->srb, 0, sizeof(s->srb));
-    memset(s->grb, 0, sizeof(s->grb));
-    s->srb_index = s->grb_index = s->miscb = 0;
+    memset(s->prmvga.crb, 0, sizeof(s->prmvga.crb));
+    memset(s->prmvga.palb, 0, sizeof(s->prmvga.palb));
+    s->prmvga.palb_mask = 0xff;
+    s->prmvga.palb_windex = s->prmvga.palb_rindex = s->prmvga.palb_sub = 0;
+    s->prmvga.crb_index = 0;
+    s->prmvga.ext_unlocked[0] = s->prmvga.ext_unlocked[1] = false;
+    memset(s->prmvga.srb, 0, sizeof(s->prmvga.srb));
+    memset(s->prmvga.grb, 0, sizeof(s->prmvga.grb));
+    s->prmvga.srb_index = s->prmvga.grb_index = s->prmvga.miscb = 0;
 }
 
 /* ---- BAR0 windows ------------------------------------------------------ */
@@ -363,14 +378,14 @@ static uint8_t palb_read(NVDevState *s, hwaddr port)
 
     switch (port) {
     case 0x3c6:
-        return s->palb_mask;
+        return s->prmvga.palb_mask;
     case 0x3c8:
-        return s->palb_windex;
+        return s->prmvga.palb_windex;
     case 0x3c9:
-        v = s->palb[s->palb_rindex * 3 + s->palb_sub];
-        if (++s->palb_sub == 3) {
-            s->palb_sub = 0;
-            s->palb_rindex++;
+        v = s->prmvga.palb[s->prmvga.palb_rindex * 3 + s->prmvga.palb_sub];
+        if (++s->prmvga.palb_sub == 3) {
+            s->prmvga.palb_sub = 0;
+            s->prmvga.palb_rindex++;
         }
         return v;
     default:                            /* 0x3c7: DAC state */
@@ -382,22 +397,22 @@ static void palb_write(NVDevState *s, hwaddr port, uint8_t val)
 {
     switch (port) {
     case 0x3c6:
-        s->palb_mask = val;
+        s->prmvga.palb_mask = val;
         break;
     case 0x3c7:
-        s->palb_rindex = val;
-        s->palb_sub = 0;
+        s->prmvga.palb_rindex = val;
+        s->prmvga.palb_sub = 0;
         break;
     case 0x3c8:
-        s->palb_windex = val;
-        s->palb_sub = 0;
+        s->prmvga.palb_windex = val;
+        s->prmvga.palb_sub = 0;
         break;
     default:                            /* 0x3c9 */
-        s->palb_cache[s->palb_sub++] = val;
-        if (s->palb_sub == 3) {
-            memcpy(&s->palb[s->palb_windex * 3], s->palb_cache, 3);
-            s->palb_sub = 0;
-            s->palb_windex++;
+        s->prmvga.palb_cache[s->prmvga.palb_sub++] = val;
+        if (s->prmvga.palb_sub == 3) {
+            memcpy(&s->prmvga.palb[s->prmvga.palb_windex * 3], s->prmvga.palb_cache, 3);
+            s->prmvga.palb_sub = 0;
+            s->prmvga.palb_windex++;
         }
         break;
     }

@@ -13,6 +13,7 @@
 #include "qemu/osdep.h"
 #include "qemu/host-utils.h"
 #include "qemu/log.h"
+#include "migration/vmstate.h"
 #include "nvdev.h"
 #include "trace.h"
 
@@ -47,11 +48,11 @@ static bool rate(NVDevState *s, uint64_t *mul, uint64_t *div)
 {
     uint64_t nvclk = nv_ptimer_nvclk_khz(s);
 
-    if (!nvclk || !s->ptimer_num || !s->ptimer_den) {
+    if (!nvclk || !s->ptimer.num || !s->ptimer.den) {
         return false;       /* no clock or a zero ratio: the counter stops */
     }
-    *mul = nvclk * 32 * s->ptimer_den;
-    *div = (uint64_t)s->ptimer_num * 1000000;
+    *mul = nvclk * 32 * s->ptimer.den;
+    *div = (uint64_t)s->ptimer.num * 1000000;
     return true;
 }
 
@@ -61,11 +62,11 @@ static uint64_t nv_ptimer_time(NVDevState *s)
     uint64_t mul, div, lo, hi;
 
     if (!rate(s, &mul, &div)) {
-        return s->ptimer_base_time;
+        return s->ptimer.base_time;
     }
-    mulu64(&lo, &hi, now - s->ptimer_base_ns, mul);
+    mulu64(&lo, &hi, now - s->ptimer.base_ns, mul);
     divu128(&lo, &hi, div);
-    return (s->ptimer_base_time + lo) & ~0x1full;
+    return (s->ptimer.base_time + lo) & ~0x1full;
 }
 
 /*
@@ -78,12 +79,12 @@ static void nv_ptimer_schedule_alarm(NVDevState *s)
     uint64_t mul, div, delta, lo, hi;
     uint32_t now32;
 
-    if ((s->ptimer_intr & NV_PTIMER_INTR_ALARM) || !rate(s, &mul, &div)) {
-        timer_del(s->ptimer_alarm);
+    if ((s->ptimer.intr & NV_PTIMER_INTR_ALARM) || !rate(s, &mul, &div)) {
+        timer_del(s->ptimer.timer);
         return;
     }
     now32 = nv_ptimer_time(s);
-    delta = (uint32_t)(s->ptimer_alarm0 - now32);
+    delta = (uint32_t)(s->ptimer.alarm0 - now32);
     if (!delta) {
         delta = 1ull << 32;
     }
@@ -92,22 +93,22 @@ static void nv_ptimer_schedule_alarm(NVDevState *s)
     lo += mul - 1;
     hi += lo < mul - 1;
     divu128(&lo, &hi, mul);
-    timer_mod(s->ptimer_alarm, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + lo);
+    timer_mod(s->ptimer.timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + lo);
 }
 
 /* Call before anything the rate depends on (NUM, DEN, NVPLL) changes. */
 void nv_ptimer_rebase(NVDevState *s)
 {
-    s->ptimer_base_time = nv_ptimer_time(s);
-    s->ptimer_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    s->ptimer.base_time = nv_ptimer_time(s);
+    s->ptimer.base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 }
 
 static void nv_ptimer_alarm_cb(void *opaque)
 {
     NVDevState *s = opaque;
 
-    trace_nvdev_ptimer_alarm(s->ptimer_alarm0);
-    s->ptimer_intr |= NV_PTIMER_INTR_ALARM;
+    trace_nvdev_ptimer_alarm(s->ptimer.alarm0);
+    s->ptimer.intr |= NV_PTIMER_INTR_ALARM;
     nvdev_update_irq(s);
 }
 
@@ -116,19 +117,19 @@ static uint64_t nv_ptimer_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 {
     switch (addr) {
     case NV_PTIMER_INTR_0:
-        return s->ptimer_intr;
+        return s->ptimer.intr;
     case NV_PTIMER_INTR_EN_0:
-        return s->ptimer_intr_en;
+        return s->ptimer.intr_en;
     case NV_PTIMER_NUMERATOR:
-        return s->ptimer_num;
+        return s->ptimer.num;
     case NV_PTIMER_DENOMINATOR:
-        return s->ptimer_den;
+        return s->ptimer.den;
     case NV_PTIMER_TIME_0:
         return (uint32_t)nv_ptimer_time(s);
     case NV_PTIMER_TIME_1:
         return nv_ptimer_time(s) >> 32;
     case NV_PTIMER_ALARM_0:
-        return s->ptimer_alarm0;
+        return s->ptimer.alarm0;
     default:
         *unimp = true;
         return 0;
@@ -142,28 +143,28 @@ static void nv_ptimer_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 
     switch (addr) {
     case NV_PTIMER_INTR_0:
-        s->ptimer_intr &= ~val;
+        s->ptimer.intr &= ~val;
         nvdev_update_irq(s);
         if (val & NV_PTIMER_INTR_ALARM) {
             nv_ptimer_schedule_alarm(s);
         }
         break;
     case NV_PTIMER_INTR_EN_0:
-        s->ptimer_intr_en = val & NV_PTIMER_INTR_ALARM;
+        s->ptimer.intr_en = val & NV_PTIMER_INTR_ALARM;
         nvdev_update_irq(s);
         break;
     case NV_PTIMER_NUMERATOR:
     case NV_PTIMER_DENOMINATOR:
         nv_ptimer_rebase(s);
         if (addr == NV_PTIMER_NUMERATOR) {
-            s->ptimer_num = val & 0xffff;
+            s->ptimer.num = val & 0xffff;
         } else {
-            s->ptimer_den = val & 0xffff;
+            s->ptimer.den = val & 0xffff;
         }
-        if (!s->ptimer_num || !s->ptimer_den) {
+        if (!s->ptimer.num || !s->ptimer.den) {
             qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PTIMER: ratio %u/%u "
-                          "stops the counter\n", s->ptimer_den,
-                          s->ptimer_num);
+                          "stops the counter\n", s->ptimer.den,
+                          s->ptimer.num);
         }
         nv_ptimer_schedule_alarm(s);
         break;
@@ -175,12 +176,12 @@ static void nv_ptimer_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         } else {
             t = (t & 0xffffffffull) | (val << 32);
         }
-        s->ptimer_base_time = t;
-        s->ptimer_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        s->ptimer.base_time = t;
+        s->ptimer.base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         nv_ptimer_schedule_alarm(s);
         break;
     case NV_PTIMER_ALARM_0:
-        s->ptimer_alarm0 = val & 0xffffffe0;
+        s->ptimer.alarm0 = val & 0xffffffe0;
         nv_ptimer_schedule_alarm(s);
         break;
     default:
@@ -191,23 +192,46 @@ static void nv_ptimer_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 
 void nv_ptimer_init(NVDevState *s)
 {
-    s->ptimer_alarm = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_ptimer_alarm_cb, s);
+    s->ptimer.timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_ptimer_alarm_cb, s);
+}
+
+/* its interrupts pending and enabled, for PMC */
+uint32_t nv_ptimer_intr(NVDevState *s)
+{
+    return s->ptimer.intr & s->ptimer.intr_en;
 }
 
 void nv_ptimer_reset(NVDevState *s)
 {
     /* 1/1 at reset: the counter runs (fast) until a driver sets a ratio */
-    s->ptimer_num = 1;
-    s->ptimer_den = 1;
-    s->ptimer_base_time = 0;
-    s->ptimer_base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    s->ptimer_alarm0 = 0xffffffe0;
-    s->ptimer_intr = 0;
-    s->ptimer_intr_en = 0;
+    s->ptimer.num = 1;
+    s->ptimer.den = 1;
+    s->ptimer.base_time = 0;
+    s->ptimer.base_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    s->ptimer.alarm0 = 0xffffffe0;
+    s->ptimer.intr = 0;
+    s->ptimer.intr_en = 0;
     nv_ptimer_schedule_alarm(s);
 }
 
 const NVUnit nv_unit_ptimer = {
     .name = "PTIMER", .base = 0x009000, .size = 0x1000, .dword = true,
     .read = nv_ptimer_read, .write = nv_ptimer_write,
+};
+
+const VMStateDescription vmstate_nv_ptimer = {
+    .name = "nvdev/ptimer",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .fields = (VMStateField[]) {
+        VMSTATE_UINT32(ptimer.num, NVDevState),
+        VMSTATE_UINT32(ptimer.den, NVDevState),
+        VMSTATE_UINT64(ptimer.base_time, NVDevState),
+        VMSTATE_INT64(ptimer.base_ns, NVDevState),
+        VMSTATE_UINT32(ptimer.alarm0, NVDevState),
+        VMSTATE_UINT32(ptimer.intr, NVDevState),
+        VMSTATE_UINT32(ptimer.intr_en, NVDevState),
+        VMSTATE_TIMER_PTR(ptimer.timer, NVDevState),
+        VMSTATE_END_OF_LIST()
+    },
 };

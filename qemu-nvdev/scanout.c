@@ -288,8 +288,8 @@ static void nv_headb_update(void *opaque)
 
             if (off + bytes <= s->vga.vram_size) {
                 if (bytes == 1) {
-                    const uint8_t *c = &s->palb[(s->vga.vram_ptr[off] &
-                                                 s->palb_mask) * 3];
+                    const uint8_t *c = nv_headb_colour(s,
+                                                       s->vga.vram_ptr[off]);
                     int sh = (nv_pramdac_reg(s, 1, NV_PRAMDAC_GENERAL_CONTROL)
                               & (1u << 20)) ? 0 : 2;
                     px = (c[0] << sh & 0xff) << 16 | (c[1] << sh & 0xff) << 8 |

@@ -29,7 +29,7 @@ class RegDB:
         self.units = []             # (name, base, size) of BAR0 units
         self.i2c = {}               # unit -> {subaddr: Reg}
         self.index = {}             # unit (CR/SR/GR) -> {index: Reg}
-        self.blocks = []            # (start, end, name): unnamed storage
+        self.blocks = []            # (start, end, name, rw): unnamed storage
         self._load(path or paths.repo('regdb', 'nv.regdb'))
 
     def _load(self, path):
@@ -54,7 +54,7 @@ class RegDB:
                     last = Reg(unit, int(w[1], 0), w[2], 'rw' in w[3:], alias)
                     table[last.addr] = last
                 elif w[0] == 'block':
-                    self.blocks.append((int(w[1], 0), int(w[2], 0), w[3]))
+                    self.blocks.append((int(w[1], 0), int(w[2], 0), w[3], 'rw' in w[4:]))
                 elif w[0] == 'field':
                     lo, hi = sorted(int(x) for x in w[1].split(':'))
                     last.fields.append((lo, hi, w[2]))
