@@ -1,5 +1,6 @@
 """The harness and the tests themselves stay pyflakes-clean."""
 import glob
+import os
 import subprocess
 import sys
 
@@ -40,3 +41,56 @@ def test_nvdev_test_writes_junit_xml(tmp_path):
     cases = suite.findall('testcase')
     assert [c.get('name') for c in cases] == ['test_pyflakes_clean'], r.stdout[-2000:]
     assert int(suite.get('failures')) == 0 and int(suite.get('errors')) == 0
+
+
+def _unconditional_assert(body, constants):
+    """Whether @body (a test function's statements) asserts on every path:
+    an assert (or pytest.raises/fail) at its top level, inside with/try, or
+    in a loop over a non-empty literal or module constant."""
+    import ast
+    for st in body:
+        if isinstance(st, ast.Assert):
+            return True
+        if isinstance(st, ast.With):
+            if any(isinstance(i.context_expr, ast.Call) and
+                   getattr(i.context_expr.func, 'attr', '') == 'raises' for i in st.items):
+                return True
+            if _unconditional_assert(st.body, constants):
+                return True
+        if isinstance(st, ast.Try) and (_unconditional_assert(st.body, constants) or
+                                        _unconditional_assert(st.finalbody, constants)):
+            return True
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                getattr(st.value.func, 'attr', '') == 'fail':
+            return True
+        if isinstance(st, ast.For):
+            it = st.iter
+            nonempty = (isinstance(it, (ast.Tuple, ast.List)) and it.elts) or \
+                (isinstance(it, ast.Name) and constants.get(it.id)) or \
+                (isinstance(it, ast.Call) and getattr(it.func, 'id', '') == 'range' and
+                 len(it.args) == 1 and isinstance(it.args[0], ast.Constant) and
+                 it.args[0].value > 0)
+            if nonempty and _unconditional_assert(st.body, constants):
+                return True
+    return False
+
+
+def test_every_test_asserts_on_every_path():
+    """No test that can pass without asserting: each test function asserts
+    unconditionally (not only under an `if`, or in a loop over something
+    that may be empty).  Checked on the source with Python's ast."""
+    import ast
+    bad, n = [], 0
+    for p in sorted(glob.glob(paths.repo('tests', 'test_*.py'))):
+        tree = ast.parse(open(p).read(), p)
+        constants = {t.id: len(n.value.elts) for n in tree.body if isinstance(n, ast.Assign)
+                     and isinstance(n.value, (ast.List, ast.Tuple))
+                     for t in n.targets if isinstance(t, ast.Name)}
+        tests = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        tests += [m for n in tree.body if isinstance(n, ast.ClassDef)
+                  for m in n.body if isinstance(m, ast.FunctionDef)]
+        n += len(tests)
+        bad += [f'{os.path.basename(p)}:{fn.lineno} {fn.name}' for fn in tests
+                if fn.name.startswith('test') and
+                not _unconditional_assert(fn.body, constants)]
+    assert n > 200 and not bad, (n, bad)

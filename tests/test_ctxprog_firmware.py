@@ -254,7 +254,9 @@ def test_patch_series_is_checkpatch_clean(built, tmp_path):
     --strict finds nothing but its question about MAINTAINERS for a new
     file (nouveau's entry covers the directory)."""
     src = build.ensure_kernel_source()
-    for name, data in build.kernel_patches():
+    patches = build.kernel_patches()
+    assert len(patches) >= 2, 'the series'
+    for name, data in patches:
         (tmp_path / name).write_bytes(data)
         # outside the repository, or checkpatch reads it as a source file
         r = subprocess.run([f'{src}/scripts/checkpatch.pl', '--strict', '--no-tree',

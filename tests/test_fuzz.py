@@ -37,3 +37,19 @@ def test_qemu_gone_is_a_crash_finding_with_a_reproducer(qemu, board_info, tmp_pa
     assert fuzz.replay_script(qemu, board_info('nv11-ch7006').rom, base + '.qtest') is None, \
         'the two commands alone do not crash the device'
     assert build.qemu_dir()
+
+
+def test_a_slow_command_is_timed_again_before_it_counts(qemu, board_info):
+    """A slow finding is replayed into a fresh machine and timed again: a
+    command that is fast there (the host was busy) is no finding; one that
+    exceeds the bound again is (here a bound of 0 s, which every command
+    exceeds)."""
+    rom = board_info('nv11-ch7006').rom
+    script = ['# reproducer', 'writel 0xe0009200 0x1', 'readl 0xe0009400']
+    f = fuzz.Finding('slow', 'readl 0xe0009400 took 1.50 s of host time', script)
+    f.bound = 1.0
+    assert fuzz.confirm(qemu, rom, f) is None
+    f.bound = 0.0
+    again = fuzz.confirm(qemu, rom, f)
+    assert again is not None and again.kind == 'slow', again and again.detail
+    assert again.detail.startswith('readl 0xe0009400 took')

@@ -36,7 +36,9 @@ def bit_entries(d):
 @pytest.mark.parametrize('board', BOARDS)
 def test_layout_as_real_images(board_info, board):
     d = open(board_info(board).rom, 'rb').read()
+    assert d[:2] == b'\x55\xaa', 'no ROM signature'
     pcir = u16(d, 0x18)
+    assert d[pcir:pcir + 4] == b'PCIR' and u16(d, pcir + 4) == 0x10de, 'PCIR: NVIDIA'
     device = u16(d, pcir + 6)
     dcb = u16(d, 0x36)
     ver = d[dcb] if dcb else 0
