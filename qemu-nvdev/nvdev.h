@@ -252,7 +252,9 @@ typedef struct NVPgraphState {
     uint32_t ctx[NV_MAX_CHANNELS][NV_GRCTX_WORDS];
     uint32_t ctxprog[NV_CTXPROG_WORDS];
     uint32_t ctxprog_len;
-    uint32_t ctxctl_auto;       /* bit 0 AUTO_SAVE, 1 AUTO_LOAD pending */
+    /* bit 0 AUTO_SAVE, 1 AUTO_LOAD: set while a channel switch runs the
+     * program (synchronously, so 0 between accesses) */
+    uint32_t ctxctl_auto;
     bool ctxprog_unimp_logged;
     int64_t busy_until;         /* virtual ns the engine works until */
     bool class_unimp_logged;

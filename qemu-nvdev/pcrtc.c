@@ -100,10 +100,11 @@ void nv_pcrtc_init(NVDevState *s)
 {
     int heads = (s->chip->caps & NV_CAP_TWO_HEADS) ? 2 : 1;
 
-    s->pcrtc[0].vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_pcrtc_vblank0, s);
+    s->pcrtc[0].vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
+                                            nv_pcrtc_vblank0, s);
     if (heads > 1) {
         s->pcrtc[1].vblank_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL,
-                                          nv_pcrtc_vblank1, s);
+                                                nv_pcrtc_vblank1, s);
     }
 }
 

@@ -77,7 +77,7 @@ void nv_pgraph_work(NVDevState *s, uint64_t bytes)
     int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
     s->pgraph.busy_until = MAX(s->pgraph.busy_until, now) +
-                       bytes * 1000 / NV_GR_BYTES_PER_US;
+                           bytes * 1000 / NV_GR_BYTES_PER_US;
 }
 
 int64_t nv_pgraph_busy_until(NVDevState *s)
@@ -117,7 +117,8 @@ QEMU_BUILD_BUG_ON(NV_GRCTX_WORDS > NV40_GR_STATE_WORDS);
 /* The method state PGRAPH holds for @chid (NV40: made resident first) */
 static uint32_t *gr_state(NVDevState *s, int chid)
 {
-    return s->chip->family == NV_40 ? &G(s, NV40_GR_STATE) : s->pgraph.ctx[chid];
+    return s->chip->family == NV_40 ? &G(s, NV40_GR_STATE)
+                                    : s->pgraph.ctx[chid];
 }
 
 /* What the driver's interrupt handler reads about the objects of @ctx */
@@ -277,8 +278,8 @@ static void ctxctl_run(NVDevState *s, const char *why)
     unsigned pc = G(s, NV_PGRAPH_CTXCTL_PC) >> 24;
     CtxprogRun run;
 
-    ctxprog_run(s->pgraph.ctxprog, s->pgraph.ctxprog_len, pc, CTXCTL_MAX_STEPS, &ctxctl_ops,
-                s, &run);
+    ctxprog_run(s->pgraph.ctxprog, s->pgraph.ctxprog_len, pc,
+                CTXCTL_MAX_STEPS, &ctxctl_ops, s, &run);
     trace_nvdev_ctxprog_run(why, ctxprog_stop_name(run.stop), run.pc,
                             run.steps, run.transfers, run.skipped);
     /* in the register trace: where it stopped, how, how much it skipped */
@@ -299,7 +300,8 @@ static void ctxctl_run(NVDevState *s, const char *why)
     case CTXPROG_STOP_HALT:
         G(s, NV_PGRAPH_CTXCTL_STATUS) &= ~CTXCTL_BUSY;
         G(s, NV_PGRAPH_CTXCTL_PC) = run.pc << 24 |
-            (run.pc < s->pgraph.ctxprog_len ? s->pgraph.ctxprog[run.pc] & 0xffffff : 0);
+            (run.pc < s->pgraph.ctxprog_len ?
+             s->pgraph.ctxprog[run.pc] & 0xffffff : 0);
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "nvdev: CTXCTL: the context program "
@@ -321,7 +323,8 @@ static void nv40_ctx_switch(NVDevState *s, int chid)
     if (cur == next) {
         return;
     }
-    if (s->pgraph.ctxprog_len && !(G(s, NV_PGRAPH_CTXCTL_STATUS) & CTXCTL_BUSY)) {
+    if (s->pgraph.ctxprog_len &&
+        !(G(s, NV_PGRAPH_CTXCTL_STATUS) & CTXCTL_BUSY)) {
         G(s, NV_PGRAPH_CTXCTL_NEXT) = next;
         s->pgraph.ctxctl_auto = 2 | !!(cur & CTX_LOADED);
         if (cur & CTX_LOADED) {

@@ -12,7 +12,8 @@
 
 uint32_t nv_pramdac_reg(NVDevState *s, int head, uint32_t off)
 {
-    return off < sizeof(s->pramdac[0].regs) ? s->pramdac[head].regs[off >> 2] : 0;
+    return off < sizeof(s->pramdac[head].regs) ?
+           s->pramdac[head].regs[off >> 2] : 0;
 }
 
 void nv_pramdac_reset(NVDevState *s)
@@ -116,16 +117,17 @@ static uint64_t nv_pramdac_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 static void nv_pramdac_write(NVDevState *s, const NVUnit *u, hwaddr addr,
                              uint64_t val, unsigned size, bool *unimp)
 {
-    int head = u->instance, link;
+    NVPramdacState *r = &s->pramdac[u->instance];
+    int link;
     bool data;
 
     if (tmds_reg(addr, &link, &data)) {
         if (data) {
-            s->pramdac[head].tmds_data[link] = val;
+            r->tmds_data[link] = val;
         } else {
-            s->pramdac[head].tmds_ctrl[link] = val;
+            r->tmds_ctrl[link] = val;
             if (!(val & TMDS_CONTROL_WRITE_DISABLE)) {
-                s->pramdac[head].tmds[link][val & 0xff] = s->pramdac[head].tmds_data[link];
+                r->tmds[link][val & 0xff] = r->tmds_data[link];
             }
         }
         return;

@@ -395,24 +395,26 @@ static uint8_t palb_read(NVDevState *s, hwaddr port)
 
 static void palb_write(NVDevState *s, hwaddr port, uint8_t val)
 {
+    NVPrmvgaState *v = &s->prmvga;
+
     switch (port) {
     case 0x3c6:
-        s->prmvga.palb_mask = val;
+        v->palb_mask = val;
         break;
     case 0x3c7:
-        s->prmvga.palb_rindex = val;
-        s->prmvga.palb_sub = 0;
+        v->palb_rindex = val;
+        v->palb_sub = 0;
         break;
     case 0x3c8:
-        s->prmvga.palb_windex = val;
-        s->prmvga.palb_sub = 0;
+        v->palb_windex = val;
+        v->palb_sub = 0;
         break;
     default:                            /* 0x3c9 */
-        s->prmvga.palb_cache[s->prmvga.palb_sub++] = val;
-        if (s->prmvga.palb_sub == 3) {
-            memcpy(&s->prmvga.palb[s->prmvga.palb_windex * 3], s->prmvga.palb_cache, 3);
-            s->prmvga.palb_sub = 0;
-            s->prmvga.palb_windex++;
+        v->palb_cache[v->palb_sub++] = val;
+        if (v->palb_sub == 3) {
+            memcpy(&v->palb[v->palb_windex * 3], v->palb_cache, 3);
+            v->palb_sub = 0;
+            v->palb_windex++;
         }
         break;
     }
