@@ -30,6 +30,7 @@ PACKAGES = [
     'linux-source-6.1', 'flex', 'bison', 'bc', 'libelf-dev', 'libssl-dev',
     'xz-utils', 'cpio', 'kmod',     # kmod: depmod, or modules_install skips modules.dep
     'patch',                        # kernel/patches
+    'lz4',                          # CONFIG_KERNEL_LZ4
     # guest userland and firmware
     'busybox-static', 'libdrm-tests', 'seabios', 'qemu-system-data',
     # tests

@@ -36,7 +36,7 @@ def job(board, driver='nouveau', cmdline='', base_url=None, built=None):
     URLs otherwise."""
     _, kernel, initrd = built or build.ensure_built()
     rom = build.build_rom(board)
-    append = ('console=ttyS0 panic=-1 oops=panic loglevel=7 '
+    append = (f'console=ttyS0 {boot.KERNEL_ARGS} '
               f'nvdev.driver={driver} {cmdline}').strip()
     images = {
         'kernel': dict(_artifact(kernel, base_url),
