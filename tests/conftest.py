@@ -1,5 +1,7 @@
 """Fixtures: a test says which board and driver it wants; how QEMU is
 started is the harness's business."""
+import fcntl
+import hashlib
 import json
 import os
 import subprocess
@@ -71,6 +73,25 @@ def board_info():
     return get
 
 
+# device properties whose value is what the device takes when it is not
+# given (nvdev.c's realize): a boot asking for them is the boot without them
+DEFAULT_PROPS = {'monitor0': 'default', 'monitor1': 'none', 'tv': 'composite'}
+
+
+def boot_key(board, driver, cmdline, screendumps, firmware, vbios, props):
+    props = {k: str(v) for k, v in props.items() if DEFAULT_PROPS.get(k) != str(v)}
+    key = (board, driver, ' '.join(cmdline.split()), screendumps, firmware, vbios,
+           tuple(sorted(props.items())))
+    return hashlib.sha1(repr(key).encode()).hexdigest()[:16]
+
+
+def shared_dir(tmp_path_factory):
+    """A directory all of this run's pytest workers see (xdist gives each
+    its own basetemp under the run's one)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get('PYTEST_XDIST_WORKER') else base
+
+
 @pytest.fixture(scope='session')
 def boot_board(built, tmp_path_factory):
     """boot_board(board, driver='nouveau', cmdline='', fresh=False, firmware=None,
@@ -78,25 +99,51 @@ def boot_board(built, tmp_path_factory):
     -> Boot, where props say what is plugged in (monitor0='none'); vbios is
     an image to boot instead of the board's (board then names the run).
 
-    Boots are shared within the session unless fresh=True."""
+    A boot is made once per test run and shared by every test (of every
+    worker) asking for the same one, unless fresh=True: guests are
+    deterministic, so a second boot would only repeat the first.  The first
+    worker to ask boots while holding the boot's lock; the others wait for
+    it and read the same directory."""
     cache = {}
+    shared = shared_dir(tmp_path_factory) / 'boots'
+    shared.mkdir(exist_ok=True)
+
+    def new_boot(out, board, driver, cmdline, screendumps, firmware, vbios, props):
+        b = nvboot.boot(board=board, driver=driver, cmdline=cmdline,
+                        outdir=str(out), built=built, props=props,
+                        screendumps=screendumps, firmware=firmware, vbios=vbios)
+        assert b.report is not None, (
+            f'guest did not report (QEMU exit {b.rc}); serial log tail:\n'
+            + b.serial[-3000:])
+        return b
 
     def run(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='', fresh=False,
             screendumps=False, firmware=None, vbios=None, **props):
-        key = (board, driver, cmdline, screendumps, firmware, vbios,
-               tuple(sorted(props.items())))
-        if fresh or key not in cache:
+        if fresh:
             out = tmp_path_factory.mktemp(f'{board}-{driver}')
-            b = nvboot.boot(board=board, driver=driver, cmdline=cmdline,
-                            outdir=str(out), built=built, props=props,
-                            screendumps=screendumps, firmware=firmware, vbios=vbios)
-            assert b.report is not None, (
-                f'guest did not report (QEMU exit {b.rc}); serial log tail:\n'
-                + b.serial[-3000:])
-            if fresh:
-                return b
-            cache[key] = b
-        return cache[key]
+            return new_boot(out, board, driver, cmdline, screendumps, firmware,
+                            vbios, props)
+        key = boot_key(board, driver, cmdline, screendumps, firmware, vbios, props)
+        if key in cache:
+            return cache[key]
+        name = os.path.splitext(os.path.basename(board))[0]
+        out = shared / f'{name}-{driver}-{key}'
+        done = out / 'nvdev-boot.json'
+        with open(shared / f'{key}.lock', 'w') as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if done.exists():
+                meta = json.loads(done.read_text())
+                b = nvboot.Boot(str(out), board, driver, meta['rc'], meta['elapsed'],
+                                props)
+                b.cpu, b.gcda = meta['cpu'], meta['gcda']
+            else:
+                b = new_boot(out, board, driver, cmdline, screendumps, firmware,
+                             vbios, props)
+                done.write_text(json.dumps({'rc': b.rc, 'elapsed': b.elapsed,
+                                            'cpu': b.cpu,
+                                            'gcda': getattr(b, 'gcda', None)}))
+        cache[key] = b
+        return b
     return run
 
 

@@ -95,6 +95,22 @@ SEMAPHORE_BOARDS = {'nv17', 'nv18', 'nv1f', 'nv20', 'nv25', 'nv2a', 'nv30', 'nv3
                     'nv4e', 'nv4c', 'nv63', 'nv67', 'nv68'}
 
 
+# Boards the two-channel context-state job runs on (test_ctxprog_firmware):
+# NV40 itself (its own register ranges), NV43, the NV44 class, G71 and an
+# IGP (C61)
+CTXSTATE_BOARDS = ['nv40', 'nv43', 'nv44', 'nv49', 'nv4c']
+
+
+def client_cmdline(board):
+    """The client's jobs on @board, run one after the other in one boot
+    that the tests of the client's copies, of the units it reads and of
+    the context program (test_ctxprog_firmware) share."""
+    jobs = ['info', 'copy,100', 'pingpong,50']
+    if board in CTXSTATE_BOARDS:
+        jobs.append('ctxstate,100')
+    return 'nvdev.accel=' + ';'.join(jobs)
+
+
 def client(b):
     out = b.report.get('nvaccel')
     assert out is not None, 'the guest ran no nvaccel'
@@ -119,7 +135,7 @@ def test_client_copies_and_pingpong(boot_board, board):
     buffers.  From NV17 nouveau orders them with PFIFO semaphores
     (nv17_fence_sync: an acquire and a release on each side); before, it
     waits on the CPU and no semaphore method is sent."""
-    b = boot_board(board, cmdline='nvdev.accel=copy,100;pingpong,50')
+    b = boot_board(board, cmdline=client_cmdline(board))
     out = client(b)
     assert 'ok copy 100 copies, every byte checked' in out, '\n'.join(out)
     turns = [l for l in out if l.startswith('ok pingpong 50 turns')]
@@ -223,7 +239,7 @@ def test_nv4x_units_size_instance_memory(boot_board, board_info, board):
     ctxnv40.c builds the chipset's context for (the GeForce 6600's three),
     and the VRAM nouveau keeps for buffers what its formula leaves."""
     chipset, want_vs, want_quads = NV4X_UNITS[board]
-    b = boot_board(board, cmdline='nvdev.accel=info')
+    b = boot_board(board, cmdline=client_cmdline(board))
     out = client(b)
     units = {k: int(v, 16) for k, v in
              (l.split()[2:4] for l in out if l.startswith('ok info '))}

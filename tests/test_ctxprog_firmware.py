@@ -19,7 +19,7 @@ import pytest
 
 from nvdevkit import build, report, trace
 
-from test_accel import FBTEXT, console, failures
+from test_accel import CTXSTATE_BOARDS, FBTEXT, client_cmdline, console, failures
 
 BOARD = 'nv43'
 NV4X_BOARDS = ['nv40', 'nv41', 'nv42', 'nv43', 'nv47', 'nv49', 'nv4a', 'nv4b', 'nv44', 'nv46',
@@ -60,9 +60,8 @@ def test_nouveau_loads_our_firmware_and_runs_accelerated(boot_board, firmware,
     values as the files hold; what goes through 0x400328 is the file's
     program, which is also what nouveau's generator uploads on a boot
     without firmware; two clients take turns through it with no failure."""
-    cmd = 'nvdev.accel=copy,10;pingpong,20'
-    fw = boot_board(board, cmdline=cmd, firmware=firmware)
-    gen = boot_board(board, cmdline=cmd)
+    fw = boot_board(board, cmdline=client_cmdline(board), firmware=firmware)
+    gen = boot_board(board, cmdline=client_cmdline(board))
     m = [LOADED.search(ln) for ln in report.lines(fw)]
     m = [x for x in m if x]
     assert m, '\n'.join(report.driver_lines(fw))
@@ -75,7 +74,7 @@ def test_nouveau_loads_our_firmware_and_runs_accelerated(boot_board, firmware,
     assert uploads(gen) == prog, 'our file is not what nouveau generates'
     assert not any(LOADED.search(ln) for ln in report.lines(gen))
     out = fw.report.get('nvaccel') or []
-    assert 'exit 0 copy,10' in out and 'exit 0 pingpong,20' in out, out
+    assert 'exit 0 copy,100' in out and 'exit 0 pingpong,50' in out, out
     assert not failures(fw), '\n'.join(failures(fw))
     assert not report.problems(fw), '\n'.join(report.problems(fw))
     # every channel switch ran the file's program to its end
@@ -183,9 +182,6 @@ def test_a_firmware_program_that_never_ends(boot_board, firmware, tmp_path):
     assert report.connectors(b)
 
 
-# Boards for the two-channel test: NV40 itself (its own register ranges),
-# NV43, the NV44 class, G71 and an IGP (C61)
-CTXSTATE_BOARDS = ['nv40', 'nv43', 'nv44', 'nv49', 'nv4c']
 CTXSTATE = 'nvdev.accel=ctxstate,100'
 OWN_STATE = re.compile(r'ok ctxstate 200 launches on channels (\d+) and (\d+) '
                        r'in turns, each with its own state')
@@ -210,7 +206,7 @@ def test_two_channels_keep_their_state_through_the_context_program(boot_board,
     data each turn.  On NV40 that state sits in PGRAPH registers, so it
     is the context program nouveau generated that saves each channel's
     and loads the other's, at every one of the 200 switches."""
-    b = boot_board(board, cmdline=CTXSTATE)
+    b = boot_board(board, cmdline=client_cmdline(board))
     out = b.report.get('nvaccel') or []
     assert any(OWN_STATE.match(ln) for ln in out), '\n'.join(out)
     assert 'exit 0 ctxstate,100' in out
@@ -227,7 +223,7 @@ def test_the_state_goes_only_where_the_program_moves_it(boot_board, firmware,
     0x400c00 (same length, so the image layout is unchanged), leaves the
     state of the channel that last set it in PGRAPH for the other, whose
     next launch copies with the wrong offsets and sizes."""
-    good = boot_board(BOARD, cmdline=CTXSTATE, firmware=firmware)
+    good = boot_board(BOARD, cmdline=client_cmdline(BOARD), firmware=firmware)
     out = good.report.get('nvaccel') or []
     assert any(LOADED.search(ln) for ln in report.lines(good))
     assert any(OWN_STATE.match(ln) for ln in out), '\n'.join(out)

@@ -41,12 +41,12 @@ def cmd_test(args):
     env = dict(os.environ, PYTHONPATH=paths.repo('harness'))
     targets = args.pytest_args or [paths.repo('tests')]
     opts = []
-    # one worker per core, each test file on one worker (its boots are
-    # shared by its tests); -n 0 or -j 1 runs serially
+    # one worker per core, tests handed out one by one (a boot is made once
+    # for every worker: tests/conftest.py); -n 0 or -j 1 runs serially
     jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
     if jobs > 1 and not any(a == '-n' or a.startswith(('-n', '--numprocesses'))
                             for a in targets):
-        opts += ['-n', str(jobs), '--dist', 'loadfile']
+        opts += ['-n', str(jobs), '--dist', 'load']
     junit = os.path.abspath(args.junit or paths.cache('results', 'junit.xml'))
     os.makedirs(os.path.dirname(junit), exist_ok=True)
     opts += [f'--junitxml={junit}', '-o', 'junit_suite_name=nvdev']
