@@ -135,6 +135,8 @@ BEGIN {
 	    "interrupts /tmp/interrupts.out [] rebind /tmp/rebind.out null " \
 	    "kmemleak /tmp/kmemleak.out null " \
 	    "modetest_connectors /tmp/modetest-c.out null " \
+	    "modetest2 /tmp/modetest2.out null modetest3 /tmp/modetest3.out null " \
+	    "modetest4 /tmp/modetest4.out null " \
 	    "dmesg /tmp/dmesg.out []", w, " ")
 	for (i = 1; i < n; i += 3) {
 		printf ",\n \"%s\": ", w[i]
