@@ -19,9 +19,6 @@
  * panel power scripts.  A board with a panel comes out of POST with it
  * lit at full duty; one without has nothing on the line and reads 0.
  */
-#define   PWM_ENABLE        (1u << 31)
-#define   PWM_DUTY_SHIFT    16
-#define   PWM_DUTY_MASK     (0x1fu << PWM_DUTY_SHIFT)
 
 static bool has_pwm(NVDevState *s)
 {
@@ -45,7 +42,8 @@ void nv_pbus_reset(NVDevState *s)
     s->pbus.intr_en = 0;
     memset(s->pbus.regs, 0, sizeof(s->pbus.regs));
     if (has_pwm(s) && s->lvds_i2c >= 0) {
-        s->pbus.regs[NV_PBUS_BACKLIGHT >> 2] = PWM_ENABLE | PWM_DUTY_MASK;
+        s->pbus.regs[NV_PBUS_BACKLIGHT >> 2] =
+            R_NV_PBUS_BACKLIGHT_ENABLE_MASK | R_NV_PBUS_BACKLIGHT_DUTY_MASK;
     }
 }
 
@@ -54,9 +52,10 @@ static void pwm_write(NVDevState *s, uint32_t val)
     uint32_t old = s->pbus.regs[NV_PBUS_BACKLIGHT >> 2];
 
     s->pbus.regs[NV_PBUS_BACKLIGHT >> 2] = val;
-    if ((old ^ val) & (PWM_ENABLE | PWM_DUTY_MASK)) {
-        trace_nvdev_backlight(!!(val & PWM_ENABLE),
-                              (val & PWM_DUTY_MASK) >> PWM_DUTY_SHIFT);
+    if ((old ^ val) & (R_NV_PBUS_BACKLIGHT_ENABLE_MASK |
+                       R_NV_PBUS_BACKLIGHT_DUTY_MASK)) {
+        trace_nvdev_backlight(FIELD_EX32(val, NV_PBUS_BACKLIGHT, ENABLE),
+                              FIELD_EX32(val, NV_PBUS_BACKLIGHT, DUTY));
     }
 }
 

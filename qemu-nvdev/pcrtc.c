@@ -14,7 +14,6 @@
 #include "trace.h"
 
 
-#define NV_PCRTC_INTR_VBLANK    1u
 
 #define DEFAULT_FRAME_NS        16683333    /* 59.94 Hz */
 #define DEFAULT_VTOTAL          525
@@ -60,7 +59,7 @@ static void schedule_vblank(NVDevState *s, int head)
     uint64_t period, start, next;
     uint32_t vtotal, vdisplay;
 
-    if (s->pcrtc[head].intr & NV_PCRTC_INTR_VBLANK) {
+    if (s->pcrtc[head].intr & R_NV_PCRTC_INTR_0_VBLANK_MASK) {
         timer_del(s->pcrtc[head].vblank_timer);
         return;
     }
@@ -75,7 +74,7 @@ static void schedule_vblank(NVDevState *s, int head)
 
 static void nv_pcrtc_vblank(NVDevState *s, int head)
 {
-    s->pcrtc[head].intr |= NV_PCRTC_INTR_VBLANK;
+    s->pcrtc[head].intr |= R_NV_PCRTC_INTR_0_VBLANK_MASK;
     trace_nvdev_vblank(head);
     if (s->pcrtc[head].intr_en) {
         /* only while the driver listens: an idle head's frames are noise */
@@ -173,13 +172,14 @@ static void nv_pcrtc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PCRTC_INTR_0:
         s->pcrtc[head].intr &= ~val;
         nvdev_update_irq(s);
-        if ((val & NV_PCRTC_INTR_VBLANK) && s->pcrtc[head].vblank_timer &&
+        if (FIELD_EX32(val, NV_PCRTC_INTR_0, VBLANK) &&
+            s->pcrtc[head].vblank_timer &&
             !timer_pending(s->pcrtc[head].vblank_timer)) {
             schedule_vblank(s, head);
         }
         break;
     case NV_PCRTC_INTR_EN_0:
-        s->pcrtc[head].intr_en = val & NV_PCRTC_INTR_VBLANK;
+        s->pcrtc[head].intr_en = val & R_NV_PCRTC_INTR_0_VBLANK_MASK;
         nvdev_update_irq(s);
         break;
     default:

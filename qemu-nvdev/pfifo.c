@@ -31,26 +31,7 @@
 /* a PFIFO register by its offset in PFIFO (nvdev-regs.h) */
 #define R(s, off)           ((s)->pfifo.regs[(off) >> 2])
 
-#define NV_PFIFO_CACHE1_METHOD  0x1800      /* + 8 * entry; DATA at + 4 */
-
-#define INTR_CACHE_ERROR        (1u << 0)
-#define INTR_DMA_PUSHER         (1u << 12)
-#define INTR_SEMAPHORE          (1u << 20)
-
-#define PUSH0_ACCESS            (1u << 0)
-#define DMA_PUSH_ACCESS         (1u << 0)
-#define DMA_PUSH_SUSPENDED      (1u << 12)   /* stopped by a pusher error */
-#define PULL0_ACCESS            (1u << 0)
-#define PULL0_HASH_FAILED       (1u << 4)
-#define PULL0_SW_METHOD         (1u << 8)
-#define PULL0_HASH_BUSY         (1u << 12)
-
-/* DMA_STATE: the pusher's method in progress, and its error */
-#define ST_NONINC               (1u << 0)
-#define ST_MTHD(v)              ((v) & 0x1ffc)
-#define ST_SUBC(v)              (((v) >> 13) & 7)
-#define ST_COUNT(v)             (((v) >> 18) & 0x7ff)
-#define ST_ERROR(v)             (((v) >> 29) & 7)
+/* DMA_STATE's ERROR field (its fields: nv.regdb) */
 #define ERR_CALL_SUBR_ACTIVE    1
 #define ERR_INVALID_MTHD        2
 #define ERR_RET_SUBR_INACTIVE   3
@@ -322,7 +303,8 @@ static bool chan_has_work(NVDevState *s, uint32_t chid)
         sema_blocked(s, chid)) {
         return false;
     }
-    if (ST_ERROR(chan_reg(s, chid, NV_PFIFO_CACHE1_DMA_STATE))) {
+    if (FIELD_EX32(chan_reg(s, chid, NV_PFIFO_CACHE1_DMA_STATE),
+                   NV_PFIFO_CACHE1_DMA_STATE, ERROR)) {
         return false;
     }
     return chan_reg(s, chid, NV_PFIFO_CACHE1_DMA_PUT) !=
@@ -352,7 +334,8 @@ static bool fifo_switch(NVDevState *s)
         }
         ramfc_load(s, next);
         R(s, NV_PFIFO_CACHE1_PUSH1) = next | g->push1_dma;
-        R(s, NV_PFIFO_CACHE1_DMA_PUSH) |= DMA_PUSH_ACCESS;
+        R(s, NV_PFIFO_CACHE1_DMA_PUSH) |=
+            R_NV_PFIFO_CACHE1_DMA_PUSH_ACCESS_MASK;
         s->pfifo.slice = 0;
         return true;
     }
@@ -455,8 +438,9 @@ static bool fifo_method(NVDevState *s, uint32_t chid, uint32_t mthd,
         }
         ctx = ramht_find(s, chid, data);
         if (!ctx) {
-            R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_HASH_FAILED;
-            fifo_intr(s, INTR_CACHE_ERROR);
+            R(s, NV_PFIFO_CACHE1_PULL0) |=
+                R_NV_PFIFO_CACHE1_PULL0_HASH_FAILED_MASK;
+            fifo_intr(s, R_NV_PFIFO_INTR_0_CACHE_ERROR_MASK);
             return false;
         }
         R(s, NV_PFIFO_CACHE1_SEMAPHORE) = (ctx_inst(s, ctx) >> 4) << 16 |
@@ -478,16 +462,17 @@ static bool fifo_method(NVDevState *s, uint32_t chid, uint32_t mthd,
             break;
         }
         if (!sema_dma(s, sem, &o)) {
-            fifo_intr(s, INTR_SEMAPHORE);
-            R(s, NV_PFIFO_CACHE1_PULL0) &= ~PULL0_ACCESS;
+            fifo_intr(s, R_NV_PFIFO_INTR_0_SEMAPHORE_MASK);
+            R(s, NV_PFIFO_CACHE1_PULL0) &= ~R_NV_PFIFO_CACHE1_PULL0_ACCESS_MASK;
             return false;
         }
         if (mthd == 0x6c) {
             v = cpu_to_le32(data);
             if (!nv_dma_rw(s, &o, sem & 0xffc, &v, 4, true,
                            "PFIFO semaphore release")) {
-                fifo_intr(s, INTR_SEMAPHORE);
-                R(s, NV_PFIFO_CACHE1_PULL0) &= ~PULL0_ACCESS;
+                fifo_intr(s, R_NV_PFIFO_INTR_0_SEMAPHORE_MASK);
+                R(s, NV_PFIFO_CACHE1_PULL0) &=
+                    ~R_NV_PFIFO_CACHE1_PULL0_ACCESS_MASK;
                 return false;
             }
             return true;
@@ -502,7 +487,7 @@ static bool fifo_method(NVDevState *s, uint32_t chid, uint32_t mthd,
     /* a method nothing implements: nouveau reports it as a CACHE_ERROR */
     qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PFIFO: ch %u: method 0x%04x is "
                   "not a PFIFO method\n", chid, mthd);
-    fifo_intr(s, INTR_CACHE_ERROR);
+    fifo_intr(s, R_NV_PFIFO_INTR_0_CACHE_ERROR_MASK);
     return false;
 }
 
@@ -517,8 +502,8 @@ static PullResult pull_one(NVDevState *s)
 {
     uint32_t get = R(s, NV_PFIFO_CACHE1_GET);
     uint32_t slot = (get & cache_mask(s)) >> 2;
-    uint32_t addr = R(s, NV_PFIFO_CACHE1_METHOD + slot * 8);
-    uint32_t data = R(s, NV_PFIFO_CACHE1_METHOD + slot * 8 + 4);
+    uint32_t addr = R(s, NV_PFIFO_CACHE1_METHOD_DATA + slot * 8);
+    uint32_t data = R(s, NV_PFIFO_CACHE1_METHOD_DATA + slot * 8 + 4);
     uint32_t subc = (addr >> 13) & 7, mthd = addr & 0x1ffc;
     uint32_t chid = cur_chid(s);
     uint32_t engine = (R(s, NV_PFIFO_CACHE1_ENGINE) >> (subc * 4)) & 3;
@@ -529,8 +514,9 @@ static PullResult pull_one(NVDevState *s)
         if (!ctx) {
             qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PFIFO: ch %u subc %u: "
                           "handle 0x%08x is not in RAMHT\n", chid, subc, data);
-            R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_HASH_FAILED;
-            fifo_intr(s, INTR_CACHE_ERROR);
+            R(s, NV_PFIFO_CACHE1_PULL0) |=
+                R_NV_PFIFO_CACHE1_PULL0_HASH_FAILED_MASK;
+            fifo_intr(s, R_NV_PFIFO_INTR_0_CACHE_ERROR_MASK);
             return PULL_STOPPED;
         }
         engine = ctx_engine(s, ctx);
@@ -541,8 +527,9 @@ static PullResult pull_one(NVDevState *s)
         if (engine == ENGINE_GR) {
             nv_pgraph_bind(s, chid, subc, ctx_inst(s, ctx));
         } else if (engine == ENGINE_SW) {
-            R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_SW_METHOD;
-            fifo_intr(s, INTR_CACHE_ERROR);
+            R(s, NV_PFIFO_CACHE1_PULL0) |=
+                R_NV_PFIFO_CACHE1_PULL0_SW_METHOD_MASK;
+            fifo_intr(s, R_NV_PFIFO_INTR_0_CACHE_ERROR_MASK);
             return PULL_STOPPED;
         }
     } else if (mthd < 0x100) {
@@ -560,8 +547,8 @@ static PullResult pull_one(NVDevState *s)
             ctx = ramht_find(s, chid, data);
             R(s, NV_PFIFO_CACHE1_HASH) = ctx ? ctx_inst(s, ctx) >> 4 : 0;
         }
-        R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_SW_METHOD;
-        fifo_intr(s, INTR_CACHE_ERROR);
+        R(s, NV_PFIFO_CACHE1_PULL0) |= R_NV_PFIFO_CACHE1_PULL0_SW_METHOD_MASK;
+        fifo_intr(s, R_NV_PFIFO_INTR_0_CACHE_ERROR_MASK);
         return PULL_STOPPED;
     } else if (engine == ENGINE_GR) {
         if (nv_pgraph_busy_until(s) > qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)) {
@@ -576,8 +563,9 @@ static PullResult pull_one(NVDevState *s)
                 qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PFIFO: ch %u subc %u "
                               "mthd 0x%04x: handle 0x%08x is not in RAMHT\n",
                               chid, subc, mthd, data);
-                R(s, NV_PFIFO_CACHE1_PULL0) |= PULL0_HASH_FAILED;
-                fifo_intr(s, INTR_CACHE_ERROR);
+                R(s, NV_PFIFO_CACHE1_PULL0) |=
+                    R_NV_PFIFO_CACHE1_PULL0_HASH_FAILED_MASK;
+                fifo_intr(s, R_NV_PFIFO_INTR_0_CACHE_ERROR_MASK);
                 return PULL_STOPPED;
             }
             data = ctx_inst(s, ctx);
@@ -597,9 +585,11 @@ static bool puller_can_run(NVDevState *s)
 {
     uint32_t pull0 = R(s, NV_PFIFO_CACHE1_PULL0);
 
-    return (pull0 & PULL0_ACCESS) &&
-           !(pull0 & (PULL0_HASH_FAILED | PULL0_SW_METHOD)) &&
-           !(R(s, NV_PFIFO_INTR_0) & INTR_CACHE_ERROR) && !cache_empty(s);
+    return (pull0 & R_NV_PFIFO_CACHE1_PULL0_ACCESS_MASK) &&
+           !(pull0 & (R_NV_PFIFO_CACHE1_PULL0_HASH_FAILED_MASK |
+                      R_NV_PFIFO_CACHE1_PULL0_SW_METHOD_MASK)) &&
+           !FIELD_EX32(R(s, NV_PFIFO_INTR_0), NV_PFIFO_INTR_0, CACHE_ERROR) &&
+           !cache_empty(s);
 }
 
 /* ---- the DMA pusher ---------------------------------------------------- */
@@ -607,23 +597,28 @@ static bool puller_can_run(NVDevState *s)
 static void pusher_error(NVDevState *s, uint32_t err, uint32_t word)
 {
     uint32_t chid = cur_chid(s);
+    uint32_t st = R(s, NV_PFIFO_CACHE1_DMA_STATE);
 
     qemu_log_mask(LOG_GUEST_ERROR, "nvdev: PFIFO: ch %u DMA pusher error %u "
                   "at GET 0x%08x (word 0x%08x)\n", chid, err,
                   R(s, NV_PFIFO_CACHE1_DMA_GET), word);
     R(s, NV_PFIFO_CACHE1_DMA_STATE) =
-        (R(s, NV_PFIFO_CACHE1_DMA_STATE) & 0x1fffffff) | err << 29;
-    R(s, NV_PFIFO_CACHE1_DMA_PUSH) |= DMA_PUSH_SUSPENDED;
-    fifo_intr(s, INTR_DMA_PUSHER);
+        FIELD_DP32(st, NV_PFIFO_CACHE1_DMA_STATE, ERROR, err);
+    R(s, NV_PFIFO_CACHE1_DMA_PUSH) |= R_NV_PFIFO_CACHE1_DMA_PUSH_SUSPENDED_MASK;
+    fifo_intr(s, R_NV_PFIFO_INTR_0_DMA_PUSHER_MASK);
 }
 
 static bool pusher_can_run(NVDevState *s)
 {
-    return cur_dma(s) && (R(s, NV_PFIFO_CACHE1_PUSH0) & PUSH0_ACCESS) &&
-           (R(s, NV_PFIFO_CACHE1_DMA_PUSH) & (DMA_PUSH_ACCESS |
-                                              DMA_PUSH_SUSPENDED)) ==
-               DMA_PUSH_ACCESS &&
-           !ST_ERROR(R(s, NV_PFIFO_CACHE1_DMA_STATE)) &&
+    uint32_t push = R(s, NV_PFIFO_CACHE1_DMA_PUSH);
+
+    uint32_t st = R(s, NV_PFIFO_CACHE1_DMA_STATE);
+
+    return cur_dma(s) &&
+           (R(s, NV_PFIFO_CACHE1_PUSH0) & R_NV_PFIFO_CACHE1_PUSH0_ACCESS_MASK) &&
+           FIELD_EX32(push, NV_PFIFO_CACHE1_DMA_PUSH, ACCESS) &&
+           !FIELD_EX32(push, NV_PFIFO_CACHE1_DMA_PUSH, SUSPENDED) &&
+           !FIELD_EX32(st, NV_PFIFO_CACHE1_DMA_STATE, ERROR) &&
            (R(s, NV_PFIFO_MODE) & (1u << cur_chid(s))) &&
            !(fifo_gen(s)->semaphores &&
              (R(s, NV_PFIFO_CACHE1_SEMAPHORE) & SEM_WAITING)) &&
@@ -640,8 +635,8 @@ static void cache_push(NVDevState *s, uint32_t subc, uint32_t mthd,
     uint32_t chid = cur_chid(s);
     uint32_t cls = nv_pgraph_class(s, nv_pgraph_bound(s, chid, subc));
 
-    R(s, NV_PFIFO_CACHE1_METHOD + slot * 8) = subc << 13 | mthd;
-    R(s, NV_PFIFO_CACHE1_METHOD + slot * 8 + 4) = data;
+    R(s, NV_PFIFO_CACHE1_METHOD_DATA + slot * 8) = subc << 13 | mthd;
+    R(s, NV_PFIFO_CACHE1_METHOD_DATA + slot * 8 + 4) = data;
     R(s, NV_PFIFO_CACHE1_PUT) = (put + 4) & cache_mask(s);
     nvdev_trace_record(s, 'M', 4, "fifo", chid << 16 | subc << 13 | mthd,
                        data, mthd ? nv_gr_class_name(cls) : "PFIFO", "-",
@@ -654,6 +649,7 @@ static void push_one(NVDevState *s)
     const FifoGen *g = fifo_gen(s);
     uint32_t get = R(s, NV_PFIFO_CACHE1_DMA_GET);
     uint32_t st = R(s, NV_PFIFO_CACHE1_DMA_STATE);
+    uint32_t count, mthd;
     uint32_t word;
     NVDmaObj o;
 
@@ -667,13 +663,16 @@ static void push_one(NVDevState *s)
     word = le32_to_cpu(word);
     R(s, NV_PFIFO_CACHE1_DMA_GET) = get + 4;
 
-    if (ST_COUNT(st)) {
+    count = FIELD_EX32(st, NV_PFIFO_CACHE1_DMA_STATE, COUNT);
+    if (count) {
         /* data for the method in progress */
-        cache_push(s, ST_SUBC(st), ST_MTHD(st), word);
-        if (!(st & ST_NONINC)) {
-            st = (st & ~0x1ffcu) | ((ST_MTHD(st) + 4) & 0x1ffc);
+        mthd = FIELD_EX32(st, NV_PFIFO_CACHE1_DMA_STATE, MTHD);
+        cache_push(s, FIELD_EX32(st, NV_PFIFO_CACHE1_DMA_STATE, SUBC),
+                   mthd << 2, word);
+        if (!FIELD_EX32(st, NV_PFIFO_CACHE1_DMA_STATE, NONINC)) {
+            st = FIELD_DP32(st, NV_PFIFO_CACHE1_DMA_STATE, MTHD, mthd + 1);
         }
-        st -= 1u << 18;
+        st = FIELD_DP32(st, NV_PFIFO_CACHE1_DMA_STATE, COUNT, count - 1);
         R(s, NV_PFIFO_CACHE1_DMA_STATE) = st;
         R(s, NV_PFIFO_CACHE1_DMA_DCOUNT) += 1;
         return;
@@ -707,8 +706,9 @@ static void push_one(NVDevState *s)
     } else if ((word & 0xe0030003) == 0 ||
                (g->nv10_cmds && (word & 0xe0030003) == 0x40000000)) {
         /* increasing / non-increasing methods: count << 18 | subc << 13 */
-        R(s, NV_PFIFO_CACHE1_DMA_STATE) = (word & 0x1ffffffc) |
-                                          ((word & 0x40000000) ? ST_NONINC : 0);
+        R(s, NV_PFIFO_CACHE1_DMA_STATE) =
+            FIELD_DP32(word & 0x1ffffffc, NV_PFIFO_CACHE1_DMA_STATE, NONINC,
+                       !!(word & 0x40000000));
     } else {
         R(s, NV_PFIFO_CACHE1_DMA_GET) = get;
         pusher_error(s, ERR_INVALID_CMD, word);
@@ -787,7 +787,7 @@ static uint64_t nv_pfifo_read(NVDevState *s, const NVUnit *u, hwaddr addr,
 {
     uint32_t reg = addr;
 
-    if (reg >= NV_PFIFO_CACHE1_METHOD) {
+    if (reg >= NV_PFIFO_CACHE1_METHOD_DATA) {
         if (fifo_gen(s)->nv40) {
             *unimp = true;          /* at 0x90000 on NV40 */
             return 0;
@@ -798,7 +798,8 @@ static uint64_t nv_pfifo_read(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PFIFO_INTR_0:
         return R(s, reg);
     case NV_PFIFO_CACHE1_PULL0:
-        return R(s, reg) & ~PULL0_HASH_BUSY;   /* lookups are immediate */
+        /* lookups are immediate */
+        return R(s, reg) & ~R_NV_PFIFO_CACHE1_PULL0_HASH_BUSY_MASK;
     default:
         return nv_plain_read(s, s->pfifo.regs, u, addr, unimp);
     }
@@ -809,7 +810,7 @@ static void nv_pfifo_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 {
     uint32_t reg = addr;
 
-    if (reg >= NV_PFIFO_CACHE1_METHOD) {
+    if (reg >= NV_PFIFO_CACHE1_METHOD_DATA) {
         if (fifo_gen(s)->nv40) {
             *unimp = true;
             return;
@@ -829,7 +830,7 @@ static void nv_pfifo_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         return;
     case NV_PFIFO_CACHE1_PULL0:
         /* writing clears the trap flags: the driver has dealt with it */
-        R(s, reg) = val & PULL0_ACCESS;
+        R(s, reg) = val & R_NV_PFIFO_CACHE1_PULL0_ACCESS_MASK;
         nv_pfifo_kick(s);
         return;
     case NV_PFIFO_CACHE1_GET:
@@ -865,7 +866,7 @@ static uint64_t nv_pfifo_cache40_read(NVDevState *s, const NVUnit *u,
         *unimp = true;
         return 0;
     }
-    return R(s, NV_PFIFO_CACHE1_METHOD + addr);
+    return R(s, NV_PFIFO_CACHE1_METHOD_DATA + addr);
 }
 
 static void nv_pfifo_cache40_write(NVDevState *s, const NVUnit *u,
@@ -876,7 +877,7 @@ static void nv_pfifo_cache40_write(NVDevState *s, const NVUnit *u,
         *unimp = true;
         return;
     }
-    R(s, NV_PFIFO_CACHE1_METHOD + addr) = val;
+    R(s, NV_PFIFO_CACHE1_METHOD_DATA + addr) = val;
 }
 
 const NVUnit nv_unit_pfifo_cache40 = {

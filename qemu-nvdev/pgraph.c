@@ -41,12 +41,6 @@
 
 #define   CTX_CONTROL_VALID     (1u << 16)  /* a channel's context is loaded */
 
-#define INTR_NOTIFY             (1u << 0)
-#define INTR_ERROR              (1u << 20)
-#define NSOURCE_DATA_ERROR      (1u << 1)
-#define NSOURCE_ILLEGAL_MTHD    (1u << 6)
-#define NSOURCE_DMA_R_PROT      (1u << 7)
-#define NSOURCE_DMA_W_PROT      (1u << 8)
 #define NSTATUS_BAD_ARGUMENT    (1u << 13)  /* NV10 numbering (nouveau's) */
 
 static bool is_nv04(NVDevState *s)
@@ -138,10 +132,10 @@ static void trap(NVDevState *s, const uint32_t *ctx, int chid, int subc,
                  uint32_t mthd, uint32_t data, NVGrResult why)
 {
     static const uint32_t nsource[] = {
-        [NV_GR_ILLEGAL_MTHD] = NSOURCE_ILLEGAL_MTHD,
-        [NV_GR_DATA_ERROR] = NSOURCE_DATA_ERROR,
-        [NV_GR_DMA_R_FAULT] = NSOURCE_DMA_R_PROT,
-        [NV_GR_DMA_W_FAULT] = NSOURCE_DMA_W_PROT,
+        [NV_GR_ILLEGAL_MTHD] = R_NV_PGRAPH_NSOURCE_ILLEGAL_MTHD_MASK,
+        [NV_GR_DATA_ERROR] = R_NV_PGRAPH_NSOURCE_DATA_ERROR_MASK,
+        [NV_GR_DMA_R_FAULT] = R_NV_PGRAPH_NSOURCE_DMA_R_PROTECTION_MASK,
+        [NV_GR_DMA_W_FAULT] = R_NV_PGRAPH_NSOURCE_DMA_W_PROTECTION_MASK,
     };
     uint32_t cls = ctx[GC_SUBC_CLASS + subc];
 
@@ -154,10 +148,10 @@ static void trap(NVDevState *s, const uint32_t *ctx, int chid, int subc,
     G(s, NV_PGRAPH_NSTATUS) = why == NV_GR_DATA_ERROR ? NSTATUS_BAD_ARGUMENT : 0;
     if (is_nv04(s)) {
         G(s, NV_PGRAPH_TRAPPED_ADDR) = chid << 24 | subc << 13 | mthd;
-        G(s, NV_PGRAPH_INTR) |= INTR_NOTIFY;
+        G(s, NV_PGRAPH_INTR) |= R_NV_PGRAPH_INTR_NOTIFY_MASK;
     } else {
         G(s, NV_PGRAPH_TRAPPED_ADDR) = chid << 20 | subc << 16 | mthd;
-        G(s, NV_PGRAPH_INTR) |= INTR_ERROR;
+        G(s, NV_PGRAPH_INTR) |= R_NV_PGRAPH_INTR_ERROR_MASK;
     }
     G(s, NV_PGRAPH_TRAPPED_DATA) = data;
     G(s, NV_PGRAPH_FIFO) &= ~1u;

@@ -11,35 +11,28 @@
 #include "nvdev.h"
 
 
-#define NV_PMC_INTR_PFIFO   (1u << 8)
-#define NV_PMC_INTR_PGRAPH  (1u << 12)
-#define NV_PMC_INTR_PTIMER  (1u << 20)
-#define NV_PMC_INTR_CRTC0   (1u << 24)
-#define NV_PMC_INTR_CRTC1   (1u << 25)
-#define NV_PMC_INTR_PBUS    (1u << 28)
-#define NV_PMC_INTR_SOFTWARE (1u << 31)
 
 uint32_t nv_pmc_intr(NVDevState *s)
 {
     uint32_t intr = s->pmc.intr_sw;
 
     if (nv_pfifo_intr(s)) {
-        intr |= NV_PMC_INTR_PFIFO;
+        intr |= R_NV_PMC_INTR_0_PFIFO_MASK;
     }
     if (nv_pgraph_intr(s)) {
-        intr |= NV_PMC_INTR_PGRAPH;
+        intr |= R_NV_PMC_INTR_0_PGRAPH_MASK;
     }
     if (nv_ptimer_intr(s)) {
-        intr |= NV_PMC_INTR_PTIMER;
+        intr |= R_NV_PMC_INTR_0_PTIMER_MASK;
     }
     if (nv_pcrtc_intr(s, 0)) {
-        intr |= NV_PMC_INTR_CRTC0;
+        intr |= R_NV_PMC_INTR_0_CRTC0_MASK;
     }
     if (nv_pcrtc_intr(s, 1)) {
-        intr |= NV_PMC_INTR_CRTC1;
+        intr |= R_NV_PMC_INTR_0_CRTC1_MASK;
     }
     if (nv_pbus_intr(s)) {
-        intr |= NV_PMC_INTR_PBUS;
+        intr |= R_NV_PMC_INTR_0_PBUS_MASK;
     }
     return intr;
 }
@@ -84,7 +77,7 @@ static void nv_pmc_write(NVDevState *s, const NVUnit *u, hwaddr addr,
         }
         break;
     case NV_PMC_INTR_0:
-        s->pmc.intr_sw = val & NV_PMC_INTR_SOFTWARE;
+        s->pmc.intr_sw = val & R_NV_PMC_INTR_0_SOFTWARE_MASK;
         nvdev_update_irq(s);
         break;
     case NV_PMC_INTR_EN_0:

@@ -37,10 +37,6 @@ void nv_pramdac_reset(NVDevState *s)
  * level above the comparators' threshold on all three channels.  DAC A
  * (TEST_CONTROL at 0x608) is the CRT output; DAC B (0x670) has no load.
  */
-#define TEST_CONTROL_TP_INS_EN          (1u << 12)
-#define TEST_CONTROL_PWRDWN_DAC_OFF     (1u << 16)
-#define TEST_CONTROL_SENSEB_ALLHI       (1u << 28)
-#define TESTPOINT_DATA_NOTBLANK         (8u << 28)
 #define SENSE_LEVEL                     0x100   /* of 10-bit channels */
 
 static bool test_point_high(NVDevState *s, int head)
@@ -48,7 +44,8 @@ static bool test_point_high(NVDevState *s, int head)
     uint32_t ctl = s->pramdac[head].regs[NV_PRAMDAC_TEST_CONTROL >> 2];
     uint32_t tp = s->pramdac[head].regs[NV_PRAMDAC_TESTPOINT_DATA >> 2];
 
-    if (!(ctl & TEST_CONTROL_TP_INS_EN) || !(tp & TESTPOINT_DATA_NOTBLANK)) {
+    if (!FIELD_EX32(ctl, NV_PRAMDAC_TEST_CONTROL, TP_INS_EN) ||
+        !FIELD_EX32(tp, NV_PRAMDAC_TESTPOINT_DATA, NOTBLANK)) {
         return false;
     }
     for (int ch = 0; ch < 3; ch++) {
@@ -63,13 +60,13 @@ static uint32_t nv17_dac_sense(NVDevState *s, hwaddr addr, uint32_t val)
 {
     bool load = addr == NV_PRAMDAC_TEST_CONTROL &&
                 strcmp(s->monitor, "none") != 0;
-    bool powered = !(val & TEST_CONTROL_PWRDWN_DAC_OFF);
+    bool powered = !(val & R_NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF_MASK);
     bool driven = test_point_high(s, 0) ||
                   ((s->chip->caps & NV_CAP_TWO_HEADS) && test_point_high(s, 1));
 
-    val &= ~TEST_CONTROL_SENSEB_ALLHI;
+    val &= ~R_NV_PRAMDAC_TEST_CONTROL_SENSEB_ALLHI_MASK;
     if (load && powered && driven) {
-        val |= TEST_CONTROL_SENSEB_ALLHI;
+        val |= R_NV_PRAMDAC_TEST_CONTROL_SENSEB_ALLHI_MASK;
     }
     return val;
 }

@@ -119,7 +119,6 @@ static void nv_crtc_write(NVDevState *s, int head, uint8_t val)
  * output exceeds its threshold; an unterminated output (no monitor) swings
  * twice as high, so it trips at half the level a 75 ohm load allows.
  */
-#define NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF (1u << 16)
 #define DAC_SENSE_THRESHOLD 0x18
 
 uint8_t nv_dac_sense_st00(NVDevState *s)
@@ -127,7 +126,7 @@ uint8_t nv_dac_sense_st00(NVDevState *s)
     uint8_t st00 = vga_ioport_read(&s->vga, 0x3c2) & ~0x10;
     bool load = strcmp(s->monitor, "none") != 0;
     bool powered = !(nv_pramdac_reg(s, 0, NV_PRAMDAC_TEST_CONTROL) &
-                     NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF);
+                     R_NV_PRAMDAC_TEST_CONTROL_PWRDWN_DAC_OFF_MASK);
     unsigned level = s->vga.palette[2] * (load ? 1 : 2);
 
     if (powered && level < DAC_SENSE_THRESHOLD) {

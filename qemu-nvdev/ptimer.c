@@ -18,7 +18,6 @@
 #include "trace.h"
 
 
-#define NV_PTIMER_INTR_ALARM    1u
 
 uint32_t nv_crystal_khz(NVDevState *s)
 {
@@ -79,7 +78,8 @@ static void nv_ptimer_schedule_alarm(NVDevState *s)
     uint64_t mul, div, delta, lo, hi;
     uint32_t now32;
 
-    if ((s->ptimer.intr & NV_PTIMER_INTR_ALARM) || !rate(s, &mul, &div)) {
+    if (FIELD_EX32(s->ptimer.intr, NV_PTIMER_INTR_0, ALARM) ||
+        !rate(s, &mul, &div)) {
         timer_del(s->ptimer.timer);
         return;
     }
@@ -108,7 +108,7 @@ static void nv_ptimer_alarm_cb(void *opaque)
     NVDevState *s = opaque;
 
     trace_nvdev_ptimer_alarm(s->ptimer.alarm0);
-    s->ptimer.intr |= NV_PTIMER_INTR_ALARM;
+    s->ptimer.intr |= R_NV_PTIMER_INTR_0_ALARM_MASK;
     nvdev_update_irq(s);
 }
 
@@ -145,12 +145,12 @@ static void nv_ptimer_write(NVDevState *s, const NVUnit *u, hwaddr addr,
     case NV_PTIMER_INTR_0:
         s->ptimer.intr &= ~val;
         nvdev_update_irq(s);
-        if (val & NV_PTIMER_INTR_ALARM) {
+        if (val & R_NV_PTIMER_INTR_0_ALARM_MASK) {
             nv_ptimer_schedule_alarm(s);
         }
         break;
     case NV_PTIMER_INTR_EN_0:
-        s->ptimer.intr_en = val & NV_PTIMER_INTR_ALARM;
+        s->ptimer.intr_en = val & R_NV_PTIMER_INTR_0_ALARM_MASK;
         nvdev_update_irq(s);
         break;
     case NV_PTIMER_NUMERATOR:

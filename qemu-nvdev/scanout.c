@@ -24,7 +24,6 @@
 #include "ui/console.h"
 #include "nvdev.h"
 
-#define NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL (1u << 12)
 
 static NVDevState *nv_of(VGACommonState *vga)
 {
@@ -45,7 +44,7 @@ static int nv_get_bpp(VGACommonState *vga)
         return 8;
     case 2:
         return (nv_pramdac_reg(s, 0, NV_PRAMDAC_GENERAL_CONTROL) &
-                NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL) ? 16 : 15;
+                R_NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL_MASK) ? 16 : 15;
     case 3:
         return 32;
     default:
@@ -276,7 +275,7 @@ static void nv_headb_update(void *opaque)
     }
     bytes = fmt == 3 ? 4 : fmt;
     rgb565 = nv_pramdac_reg(s, 1, NV_PRAMDAC_GENERAL_CONTROL) &
-             NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL;
+             R_NV_PRAMDAC_GENERAL_CONTROL_ALT_MODE_SEL_MASK;
     pitch = (cr[0x13] | (cr[NV_CR_RPC0] & 0xe0) << 3 |
              (cr[NV_CR_42] & 0x40) << 5) * 8;
     start = nv_pcrtc_reg(s, 1, NV_PCRTC_START);

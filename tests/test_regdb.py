@@ -109,3 +109,57 @@ def test_units_define_no_register_regdb_names(device_names):
                     if d in device_names:
                         again.setdefault(name, []).append(d)
     assert not again
+
+
+# ---- fields: FIELD() lines of nvdev-regs.h, from regdb's field lines -------
+
+HEADER_FIELD = re.compile(r'FIELD\((NV_\w+), (\w+), (\d+), (\d+)\)$')
+NOUVEAU_BIT = re.compile(r'#\s*define\s+(NV\w+)\s+\(\s*(\d+)\s*<<\s*(\d+)\s*\)')
+
+
+@pytest.fixture(scope='module')
+def device_fields(tmp_path_factory):
+    """(register macro, field) -> (shift, length)"""
+    d = tmp_path_factory.mktemp('fields')
+    subprocess.run([sys.executable, GEN, paths.repo('regdb', 'nv.regdb'),
+                    str(d / 'names.c'), str(d / 'nvdev-regs.h')], check=True)
+    with open(d / 'nvdev-regs.h') as f:
+        return {(m.group(1), m.group(2)): (int(m.group(3)), int(m.group(4)))
+                for m in map(HEADER_FIELD.match, f) if m}
+
+
+def test_single_bit_fields_nouveau_names_are_its_bits(device_fields):
+    """Every one-bit field whose name nouveau's headers also define
+    (NV_PCRTC_INTR_0_VBLANK; NV_PMC_INTR_0_PFIFO_PENDING,
+    NV_PRAMDAC_TEST_CONTROL_TP_INS_EN_ASSERTED; NV40_..._PUSH1_DMA as
+    PUSH1_DMA_NV40) is the bit nouveau says."""
+    src = os.path.join(build.ensure_kernel_source(), 'drivers', 'gpu', 'drm', 'nouveau')
+    bits = {}
+    for h in HEADERS:
+        with open(os.path.join(src, h)) as f:
+            for m in NOUVEAU_BIT.finditer(f.read()):
+                gen, rest = m.group(1).split('_', 1)
+                value = int(m.group(2)) << int(m.group(3))
+                # the first generation to define it (NV03 before NV40) is
+                # regdb's plain name, a later one its _NV40 variant
+                bits.setdefault(f'NV_{rest}', value)
+                bits[f'NV_{rest}_{gen}'] = value
+    shared, wrong = [], []
+    for (reg, field), (shift, length) in sorted(device_fields.items()):
+        name = f'{reg}_{field}'
+        theirs = next((bits[name + s] for s in ('', '_PENDING', '_ASSERTED')
+                       if name + s in bits), None)
+        if length != 1 or theirs is None:
+            continue
+        shared.append(name)
+        if theirs != 1 << shift:
+            wrong.append(f'{name}: regdb bit {shift}, nouveau 0x{theirs:x}')
+    assert len(shared) >= 12, shared
+    assert not wrong, '\n'.join(wrong)
+
+
+def test_fields_lie_within_their_register(device_fields):
+    assert len(device_fields) > 60
+    bad = [f'{r}.{f} {s}+{n}' for (r, f), (s, n) in device_fields.items()
+           if not (n >= 1 and s + n <= 32)]
+    assert not bad, bad
