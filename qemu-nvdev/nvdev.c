@@ -577,6 +577,20 @@ static bool nvdev_attach_panel(NVDevState *s, Error **errp)
     return nv_i2c_attach_monitor(s, s->lvds_i2c, s->panel, errp);
 }
 
+/* The units' lives, in order: reset runs PRAMDAC before PTIMER, which
+ * NVPLL clocks; unrealize runs from the end. */
+static const NVUnitLife nv_unit_life[] = {
+    { "PMC", .reset = nv_pmc_reset },
+    { "PBUS", .reset = nv_pbus_reset },
+    { "PRAMDAC", .reset = nv_pramdac_reset },
+    { "PTIMER", nv_ptimer_init, nv_ptimer_reset, nv_ptimer_exit },
+    { "PFB", .reset = nv_pfb_reset },
+    { "PCRTC", nv_pcrtc_init, nv_pcrtc_reset, nv_pcrtc_exit },
+    { "PRMVGA", .reset = nv_vga_reset },
+    { "PFIFO", nv_pfifo_init, nv_pfifo_reset, nv_pfifo_exit },
+    { "PGRAPH", .reset = nv_pgraph_reset },
+};
+
 static void nvdev_realize(PCIDevice *pdev, Error **errp)
 {
     NVDevState *s = NVDEV(pdev);
@@ -690,10 +704,6 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
     memcpy(memory_region_get_ram_ptr(&s->rom_bar), s->rom, s->rom_size);
     pci_register_bar(pdev, PCI_ROM_SLOT, 0, &s->rom_bar);
 
-    nv_ptimer_init(s);
-    nv_pcrtc_init(s);
-    nv_pfifo_init(s);
-
     if (s->trace_path) {
         s->trace = fopen(s->trace_path, "w");
         if (!s->trace) {
@@ -712,6 +722,13 @@ static void nvdev_realize(PCIDevice *pdev, Error **errp)
         s->exit_notifier.notify = nvdev_trace_close;
         qemu_add_exit_notifier(&s->exit_notifier);
     }
+
+    /* last: nothing after it can fail, leaving the units' timers behind */
+    for (size_t i = 0; i < ARRAY_SIZE(nv_unit_life); i++) {
+        if (nv_unit_life[i].realize) {
+            nv_unit_life[i].realize(s);
+        }
+    }
 }
 
 static void nvdev_exit(PCIDevice *pdev)
@@ -722,16 +739,10 @@ static void nvdev_exit(PCIDevice *pdev)
         qemu_remove_exit_notifier(&s->exit_notifier);
         nvdev_trace_close(&s->exit_notifier, NULL);
     }
-    for (int i = 0; i < 2; i++) {
-        if (s->pcrtc[i].vblank_timer) {
-            timer_free(s->pcrtc[i].vblank_timer);
+    for (size_t i = ARRAY_SIZE(nv_unit_life); i-- > 0;) {
+        if (nv_unit_life[i].unrealize) {
+            nv_unit_life[i].unrealize(s);
         }
-    }
-    if (s->ptimer.timer) {
-        timer_free(s->ptimer.timer);
-    }
-    if (s->pfifo.timer) {
-        timer_free(s->pfifo.timer);
     }
     g_free(s->rom);
 }
@@ -740,16 +751,10 @@ static void nvdev_reset(DeviceState *dev)
 {
     NVDevState *s = NVDEV(dev);
 
-    nv_pmc_reset(s);
-    nv_pbus_reset(s);
     pci_set_long(PCI_DEVICE(s)->config + 0x50, 0x00000001);
-    nv_pramdac_reset(s);        /* before PTIMER: NVPLL clocks it */
-    nv_ptimer_reset(s);
-    nv_pfb_reset(s);
-    nv_pcrtc_reset(s);
-    nv_vga_reset(s);
-    nv_pfifo_reset(s);
-    nv_pgraph_reset(s);
+    for (size_t i = 0; i < ARRAY_SIZE(nv_unit_life); i++) {
+        nv_unit_life[i].reset(s);
+    }
     nvdev_update_irq(s);
 }
 

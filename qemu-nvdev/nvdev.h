@@ -103,6 +103,19 @@ struct NVUnit {
                   unsigned size, bool *unimp);
 };
 
+/*
+ * A unit's life beside its registers (nvkm's subdev init/fini/dtor, in
+ * spirit): what it makes when the device is realized (its timers), puts
+ * back at reset, and frees at unrealize.  nvdev.c calls each in the order
+ * of nv_unit_life[].
+ */
+typedef struct NVUnitLife {
+    const char *name;
+    void (*realize)(NVDevState *s);
+    void (*reset)(NVDevState *s);
+    void (*unrealize)(NVDevState *s);
+} NVUnitLife;
+
 typedef struct NVUnitRegion {
     NVDevState *s;
     const NVUnit *unit;
@@ -364,6 +377,7 @@ void nv_dma_vram_dirty(NVDevState *s, uint8_t *p, uint32_t len);
 /* pfifo.c */
 void nv_pfifo_init(NVDevState *s);
 void nv_pfifo_reset(NVDevState *s);
+void nv_pfifo_exit(NVDevState *s);
 void nv_pfifo_kick(NVDevState *s);
 uint32_t nv_pfifo_intr(NVDevState *s);
 uint32_t nv_pfifo_nr_channels(NVDevState *s);
@@ -451,6 +465,7 @@ uint32_t nv_pcrtc_intr(NVDevState *s, int head);
 uint32_t nv_pbus_intr(NVDevState *s);
 void nv_ptimer_init(NVDevState *s);
 void nv_ptimer_reset(NVDevState *s);
+void nv_ptimer_exit(NVDevState *s);
 void nv_pbus_reset(NVDevState *s);
 void nv_ptimer_rebase(NVDevState *s);
 uint64_t nv_ptimer_nvclk_khz(NVDevState *s);
@@ -459,6 +474,7 @@ void nv_pfb_reset(NVDevState *s);
 void nv_pramdac_reset(NVDevState *s);
 void nv_pcrtc_init(NVDevState *s);
 void nv_pcrtc_reset(NVDevState *s);
+void nv_pcrtc_exit(NVDevState *s);
 void nv_vga_reset(NVDevState *s);
 uint8_t nv_dac_sense_st00(NVDevState *s);
 uint8_t nv_vga_port_read(NVDevState *s, int head, uint16_t port);

@@ -107,6 +107,13 @@ void nv_pcrtc_init(NVDevState *s)
     }
 }
 
+void nv_pcrtc_exit(NVDevState *s)
+{
+    for (int head = 0; head < 2; head++) {
+        g_clear_pointer(&s->pcrtc[head].vblank_timer, timer_free);
+    }
+}
+
 /* a head's interrupts pending and enabled, for PMC */
 uint32_t nv_pcrtc_intr(NVDevState *s, int head)
 {

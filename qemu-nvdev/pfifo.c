@@ -965,6 +965,11 @@ void nv_pfifo_init(NVDevState *s)
     s->pfifo.timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, fifo_run, s);
 }
 
+void nv_pfifo_exit(NVDevState *s)
+{
+    g_clear_pointer(&s->pfifo.timer, timer_free);
+}
+
 void nv_pfifo_reset(NVDevState *s)
 {
     memset(s->pfifo.regs, 0, sizeof(s->pfifo.regs));

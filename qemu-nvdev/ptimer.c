@@ -195,6 +195,11 @@ void nv_ptimer_init(NVDevState *s)
     s->ptimer.timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, nv_ptimer_alarm_cb, s);
 }
 
+void nv_ptimer_exit(NVDevState *s)
+{
+    g_clear_pointer(&s->ptimer.timer, timer_free);
+}
+
 /* its interrupts pending and enabled, for PMC */
 uint32_t nv_ptimer_intr(NVDevState *s)
 {
