@@ -72,13 +72,19 @@ UNIT_DEFINE = re.compile(r'^#define (NV\w+)\s', re.M)
 
 
 @pytest.fixture(scope='module')
-def device_names(tmp_path_factory):
+def device_header(tmp_path_factory):
+    """The lines of nvdev-regs.h as the device's build generates it."""
     d = tmp_path_factory.mktemp('regs')
     subprocess.run([sys.executable, GEN, paths.repo('regdb', 'nv.regdb'),
                     str(d / 'names.c'), str(d / 'nvdev-regs.h')], check=True)
     with open(d / 'nvdev-regs.h') as f:
-        return {m.group(1): int(m.group(2), 16)
-                for m in map(HEADER_DEFINE.match, f) if m}
+        return f.read().splitlines()
+
+
+@pytest.fixture(scope='module')
+def device_names(device_header):
+    return {m.group(1): int(m.group(2), 16)
+            for m in map(HEADER_DEFINE.match, device_header) if m}
 
 
 def test_device_names_are_offsets_in_their_unit(device_names):
@@ -118,14 +124,10 @@ NOUVEAU_BIT = re.compile(r'#\s*define\s+(NV\w+)\s+\(\s*(\d+)\s*<<\s*(\d+)\s*\)')
 
 
 @pytest.fixture(scope='module')
-def device_fields(tmp_path_factory):
+def device_fields(device_header):
     """(register macro, field) -> (shift, length)"""
-    d = tmp_path_factory.mktemp('fields')
-    subprocess.run([sys.executable, GEN, paths.repo('regdb', 'nv.regdb'),
-                    str(d / 'names.c'), str(d / 'nvdev-regs.h')], check=True)
-    with open(d / 'nvdev-regs.h') as f:
-        return {(m.group(1), m.group(2)): (int(m.group(3)), int(m.group(4)))
-                for m in map(HEADER_FIELD.match, f) if m}
+    return {(m.group(1), m.group(2)): (int(m.group(3)), int(m.group(4)))
+            for m in map(HEADER_FIELD.match, device_header) if m}
 
 
 def test_single_bit_fields_nouveau_names_are_its_bits(device_fields):
