@@ -78,8 +78,7 @@ def test_fbcon_accelerated_equals_cpu_drawn(boot_board, board, bpp):
     assert (a.width, a.height) == (b.width, b.height)
     lit = a.count(lambda p: p != (0, 0, 0))
     assert lit > 20000, f'only {lit} non-black pixels: is the text there?'
-    diff = [(x, y) for y in range(a.height) for x in range(a.width)
-            if a.pixel(x, y) != b.pixel(x, y)]
+    diff = a.differences(b)
     assert not diff, (f'{len(diff)} pixels differ, first at {diff[0]}: '
                       f'accelerated {a.pixel(*diff[0])}, CPU {b.pixel(*diff[0])}')
 

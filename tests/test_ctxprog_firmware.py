@@ -95,9 +95,8 @@ def test_fbcon_with_firmware_equals_built_in(boot_board, firmware):
     a, b = console(fw), console(gen)
     assert (a.width, a.height) == (b.width, b.height)
     assert a.count(lambda p: p != (0, 0, 0)) > 20000
-    diff = sum(a.pixel(x, y) != b.pixel(x, y)
-               for y in range(a.height) for x in range(a.width))
-    assert diff == 0, f'{diff} pixels differ'
+    diff = a.differences(b)
+    assert not diff, f'{len(diff)} pixels differ, the first at {diff[0]}'
 
 
 def _truncate(prog, vals):

@@ -35,6 +35,7 @@ PACKAGES = [
     'busybox-static', 'libdrm-tests', 'seabios', 'qemu-system-data',
     # tests
     'python3-pytest', 'python3-pyflakes',
+    'python3-pil',                  # screendumps' pixels (nvdevkit/png.py)
     'python3-pytest-xdist',         # nvdev test: a guest per core
     'lava-common',                  # nvdev lava-job: LAVA's job schema
 ]
