@@ -143,7 +143,7 @@ static void nvdev_set_mark(Object *obj, const char *value, Error **errp)
 {
     NVDevState *s = NVDEV(obj);
 
-    if (strpbrk(value, " \n")) {
+    if (strchr(value, ' ') || strchr(value, '\n')) {
         error_setg(errp, "nvdev: a trace mark is one word");
         return;
     }

@@ -42,11 +42,13 @@ typedef enum {
 #define NV_CAP_NV17_DAC     (1u << 4)   /* test-point load sense (SENSEB) */
 #define NV_CAP_PRAMIN_BAR   (1u << 5)   /* BAR2: instance memory aperture (NV40) */
 #define NV_CAP_NV40         (1u << 6)   /* config mirror at 0x88000, PFB 0x100474 */
-#define NV_CAP_TWO_REG_PLL  (1u << 7)   /* VPLL second stage in 0x578/0x57c (NV31, NV36, NV4x) */
-#define NV_CAP_CR_LOCK_EACH (1u << 8)   /* a CR1F lock per head unless PBUS_DEBUG_1 ties them (NV11) */
+/* the VPLLs' second stage in 0x578/0x57c (NV31, NV36, NV4x) */
+#define NV_CAP_TWO_REG_PLL  (1u << 7)
+/* a CR1F lock per head unless PBUS_DEBUG_1 ties them (NV11) */
+#define NV_CAP_CR_LOCK_EACH (1u << 8)
 #define NV_CAP_PCIE_GART    (1u << 9)   /* NV41+ PCIE GART at 0x100800 */
 /* where the RAM type is (else, with NV_CAP_NV40, PFB 0x100474) */
-#define NV_CAP_RAM_PBUS1218 (1u << 10)  /* NV20-NV3x but NV34, NV40/NV45: PBUS 0x1218 bits 9:8 */
+#define NV_CAP_RAM_PBUS1218 (1u << 10)  /* NV20-NV3x but NV34, NV40/45: 0x1218 9:8 */
 #define NV_CAP_RAM_PFB914   (1u << 11)  /* G71/G73: PFB 0x100914 bits 1:0 */
 /* the NV44 class (NV44, NV46, NV4A, NV4C, NV4E, NV6x): PFIFO RAMFC
  * (0x2220) holds a VRAM address, and RAMIN is the end of VRAM reversed in

@@ -19,10 +19,18 @@ static uint32_t nv04_boot0(NVDevState *s)
     uint32_t b;
 
     switch (s->vram_mb) {
-    case 4:  b = 1; break;
-    case 8:  b = 2; break;
-    case 16: b = 3; break;
-    default: b = 0; break;          /* 32 MiB */
+    case 4:
+        b = 1;
+        break;
+    case 8:
+        b = 2;
+        break;
+    case 16:
+        b = 3;
+        break;
+    default:                        /* 32 MiB */
+        b = 0;
+        break;
     }
     /* bits 5:3 > 2 select SDRAM, <= 2 SGRAM */
     return b | (s->ram_type == NVBIOS_RAM_SGRAM ? 0x00 : 0x20);

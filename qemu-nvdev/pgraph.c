@@ -162,11 +162,12 @@ static void trap(NVDevState *s, const uint32_t *ctx, int chid, int subc,
  * NV20-NV3x: PGRAPH switches contexts itself, through the table at
  * CTX_TABLE that nouveau fills with each channel's image (nv20_gr_chan_init).
  * An image names its channel, 1 | chid << 24, at word 0 on NV20 and NV2A
- * and at 0x28 from NV25 on (nv25.c, nv30.c, nv34.c, nv35.c chan_new).  A method of another channel
- * saves the resident context to its image and loads the new one; CTX_CONTROL
- * VALID and CTX_USER then name the resident channel, which is how
- * nv20_gr_chan_fini knows to save a dying channel's context first.  The
- * state itself stays in s->pgraph.ctx: nouveau never reads an image back.
+ * and at 0x28 from NV25 on (nv25.c, nv30.c, nv34.c, nv35.c chan_new).  A
+ * method of another channel saves the resident context to its image and
+ * loads the new one; CTX_CONTROL VALID and CTX_USER then name the resident
+ * channel, which is how nv20_gr_chan_fini knows to save a dying channel's
+ * context first.  The state itself stays in s->pgraph.ctx: nouveau never
+ * reads an image back.
  */
 static void nv20_ctx_switch(NVDevState *s, int chid)
 {

@@ -444,25 +444,31 @@ static void nv_prmdio_write(NVDevState *s, const NVUnit *u, hwaddr addr,
 }
 
 const NVUnit nv_unit_prmvio[2] = {
-    { .name = "PRMVIO", .bytewise = true, .base = 0x0c0000, .size = 0x1000, .instance = 0,
+    { .name = "PRMVIO", .bytewise = true, .instance = 0,
+      .base = 0x0c0000, .size = 0x1000,
       .read = nv_prmvio_read, .write = nv_prmvio_write },
-    { .name = "PRMVIO1", .bytewise = true, .base = 0x0c2000, .size = 0x1000, .instance = 1,
+    { .name = "PRMVIO1", .bytewise = true, .instance = 1,
+      .base = 0x0c2000, .size = 0x1000,
       .needs_caps = NV_CAP_PRMVIO_EACH,
       .read = nv_prmvio_read, .write = nv_prmvio_write },
 };
 
 const NVUnit nv_unit_prmcio[2] = {
-    { .name = "PRMCIO0", .bytewise = true, .base = 0x601000, .size = 0x1000, .instance = 0,
+    { .name = "PRMCIO0", .bytewise = true, .instance = 0,
+      .base = 0x601000, .size = 0x1000,
       .read = nv_prmcio_read, .write = nv_prmcio_write },
-    { .name = "PRMCIO1", .bytewise = true, .base = 0x603000, .size = 0x1000, .instance = 1,
+    { .name = "PRMCIO1", .bytewise = true, .instance = 1,
+      .base = 0x603000, .size = 0x1000,
       .needs_caps = NV_CAP_TWO_HEADS,
       .read = nv_prmcio_read, .write = nv_prmcio_write },
 };
 
 const NVUnit nv_unit_prmdio[2] = {
-    { .name = "PRMDIO0", .bytewise = true, .base = 0x681000, .size = 0x1000, .instance = 0,
+    { .name = "PRMDIO0", .bytewise = true, .instance = 0,
+      .base = 0x681000, .size = 0x1000,
       .read = nv_prmdio_read, .write = nv_prmdio_write },
-    { .name = "PRMDIO1", .bytewise = true, .base = 0x683000, .size = 0x1000, .instance = 1,
+    { .name = "PRMDIO1", .bytewise = true, .instance = 1,
+      .base = 0x683000, .size = 0x1000,
       .needs_caps = NV_CAP_TWO_HEADS,
       .read = nv_prmdio_read, .write = nv_prmdio_write },
 };

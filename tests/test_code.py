@@ -1,10 +1,11 @@
-"""The harness and the tests themselves stay pyflakes-clean."""
+"""The harness and the tests stay pyflakes-clean, the device QEMU's
+checkpatch-clean."""
 import glob
 import os
 import subprocess
 import sys
 
-from nvdevkit import paths
+from nvdevkit import build, paths
 
 
 def test_pyflakes_clean():
@@ -14,6 +15,22 @@ def test_pyflakes_clean():
     r = subprocess.run([sys.executable, '-m', 'pyflakes'] + sorted(files),
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_device_has_no_checkpatch_error(built):
+    """QEMU's own scripts/checkpatch.pl over every device source: no ERROR
+    (its warnings, lines of 81-90 columns in tables and the house's block
+    comments, are allowed)."""
+    script = os.path.join(build.ensure_qemu_source(), 'src', 'scripts', 'checkpatch.pl')
+    files = sorted(glob.glob(paths.repo('qemu-nvdev', '*.[ch]')))
+    assert len(files) > 15
+    errors = []
+    for f in files:
+        r = subprocess.run(['perl', script, '--no-tree', '-f', f],
+                           capture_output=True, text=True)
+        errors += [f'{os.path.basename(f)}: {line}'
+                   for line in r.stdout.splitlines() if line.startswith('ERROR')]
+    assert not errors, '\n'.join(errors)
 
 
 def test_nvdev_test_fails_when_nothing_is_collected():
