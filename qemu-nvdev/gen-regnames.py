@@ -12,9 +12,9 @@ NV_<UNIT>_<NAME> is its offset in its unit's BAR0 window (the same for
 both heads of the per-head units PCRTC, PRMCIO, PRAMDAC, PRMDIO, PRMVIO),
 NV_<UNIT>_BASE the window's address, and NV_<KIND>_<NAME> the index of a
 register behind the VGA index ports (CR, SR, GR); a block's name is its
-first word's offset.  Each field of a register
-is a QEMU registerfields FIELD(NV_<UNIT>_<REG>, <FIELD>, shift, length):
-R_NV_<UNIT>_<REG>_<FIELD>_MASK, _SHIFT and _LENGTH, and FIELD_EX32/DP32.
+first word's offset.  Each field of a register is a QEMU registerfields
+FIELD(NV_<UNIT>_<REG>, <FIELD>, shift, length): R_..._MASK, _SHIFT and
+_LENGTH, and FIELD_EX32/FIELD_DP32.
 """
 import sys
 

@@ -31,7 +31,7 @@
 /* a PFIFO register by its offset in PFIFO (nvdev-regs.h) */
 #define R(s, off)           ((s)->pfifo.regs[(off) >> 2])
 
-/* DMA_STATE's ERROR field (its fields: nv.regdb) */
+/* the values of DMA_STATE's ERROR field (the fields: nv.regdb) */
 #define ERR_CALL_SUBR_ACTIVE    1
 #define ERR_INVALID_MTHD        2
 #define ERR_RET_SUBR_INACTIVE   3
@@ -610,12 +610,11 @@ static void pusher_error(NVDevState *s, uint32_t err, uint32_t word)
 
 static bool pusher_can_run(NVDevState *s)
 {
+    uint32_t push0 = R(s, NV_PFIFO_CACHE1_PUSH0);
     uint32_t push = R(s, NV_PFIFO_CACHE1_DMA_PUSH);
-
     uint32_t st = R(s, NV_PFIFO_CACHE1_DMA_STATE);
 
-    return cur_dma(s) &&
-           (R(s, NV_PFIFO_CACHE1_PUSH0) & R_NV_PFIFO_CACHE1_PUSH0_ACCESS_MASK) &&
+    return cur_dma(s) && FIELD_EX32(push0, NV_PFIFO_CACHE1_PUSH0, ACCESS) &&
            FIELD_EX32(push, NV_PFIFO_CACHE1_DMA_PUSH, ACCESS) &&
            !FIELD_EX32(push, NV_PFIFO_CACHE1_DMA_PUSH, SUSPENDED) &&
            !FIELD_EX32(st, NV_PFIFO_CACHE1_DMA_STATE, ERROR) &&

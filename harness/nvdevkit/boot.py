@@ -187,6 +187,10 @@ def _serve(proc, outdir, timeout):
     sock.close()
 
 
+PR_SET_THP_DISABLE = 41         # <linux/prctl.h>
+_thp_off = False
+
+
 def no_huge_pages():
     """Turn transparent huge pages off for this process and the QEMUs it
     starts (PR_SET_THP_DISABLE is inherited).  QEMU asks for them on guest
@@ -198,10 +202,6 @@ def no_huge_pages():
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0)
         _thp_off = True
-
-
-PR_SET_THP_DISABLE = 41         # <linux/prctl.h>
-_thp_off = False
 
 
 def boot(board=paths.DEFAULT_BOARD, driver='nouveau', cmdline='',

@@ -28,10 +28,9 @@ class Image:
 def read(path):
     from PIL import Image as PILImage       # python3-pil
 
-    with open(path, 'rb') as f:
-        if f.read(8) != b'\x89PNG\r\n\x1a\n':
-            raise ValueError(f'{path}: not a PNG')
     with PILImage.open(path) as im:
+        if im.format != 'PNG':
+            raise ValueError(f'{path}: not a PNG')
         if im.mode not in ('RGB', 'RGBA'):
             raise ValueError(f'{path}: unsupported PNG (mode {im.mode})')
         return Image(im.width, im.height, im.convert('RGB').tobytes())
