@@ -138,7 +138,8 @@ def _qmp(outdir):
 def _serve(proc, outdir, timeout):
     """The host side of the report port when the guest asks for pictures:
     a line "nvdev-screendump NAME" gets a trace mark NAME and a PNG of the
-    console, then "done"; "nvdev-mark NAME" the trace mark alone."""
+    console, then "done"; "nvdev-mark NAME" the trace mark alone;
+    "nvdev-end", after the report, "done" once all before it is read."""
     sock_path = os.path.join(outdir, 'report.sock')
     deadline = time.monotonic() + timeout
     while not os.path.exists(sock_path):
@@ -181,6 +182,9 @@ def _serve(proc, outdir, timeout):
                         qmp.cmd('screendump', {'filename': os.path.join(outdir, name + '-headb.png'),
                                                'format': 'png', 'device': 'nvdev0', 'head': 1})
                     qmp.cmd('cont')
+                    sock.sendall(b'done\n')
+                elif words == ['nvdev-end']:
+                    # all the guest sent has been read: it may reboot
                     sock.sendall(b'done\n')
     if qmp:
         qmp.close()
