@@ -8,7 +8,7 @@ import random
 import pytest
 
 from nvdevkit import trace
-from nvdevkit.qchannel import (Channel, ENGINE_SW, method,
+from nvdevkit.qchannel import (Channel, Nv40Channel, ENGINE_SW, method,
                                ramht_hash, PUSH_PHYS)
 
 BOARD = 'nv11-ch7006'
@@ -344,3 +344,55 @@ def test_m2mf_overrun_faults_and_recovers(device):
                   method(0, 0x50, 1), 0x99])
         assert c.vram_read(0x400010, 6) == b'nvdev!'
         assert c.ref() == 0x99 and c.get() == c.put
+
+
+# ---- NV40: RAMFC where 0x2220 says ---------------------------------------
+
+NV40_BOARDS = [('nv43', False), ('nv44', True)]     # board, NV44 class
+NV40_VRAM = 128 << 20
+
+
+def nv40_ramfc_in_vram(chid):
+    """VRAM offset of an NV44-class RAMFC entry, from nouveau's own
+    arithmetic (nv40_fifo_init: 0x2220 holds (VRAM size - 512 KiB + the
+    RAMFC's instance address) >> 16; nv40 instmem's RAMFC is at 0x20000,
+    128 bytes a channel, dmanv40.c)"""
+    return NV40_VRAM - 512 * 1024 + 0x20000 + chid * 128
+
+
+@pytest.mark.parametrize('board,nv44_class', NV40_BOARDS)
+def test_nv40_channel_runs_from_its_ramfc(device, board, nv44_class):
+    """An NV40 channel set up as nouveau sets one up (RAMFC entry, user
+    area at 0xc00000, pushbuffer in VRAM) runs its pushbuffer: GET
+    reaches PUT, REF_CNT takes the method's value, no interrupt."""
+    with device(board) as d:
+        c = Nv40Channel(d, NV40_VRAM, nv44_class=nv44_class)
+        c.submit([method(0, 0x50, 1), 0x1234])
+        assert c.get() == c.put == 8
+        assert c.ref() == 0x1234
+        assert fifo_intr(d) == 0
+
+
+@pytest.mark.parametrize('board,nv44_class', NV40_BOARDS)
+def test_nv40_channel_switch_saves_to_ramfc(device, board, nv44_class):
+    """Two channels take turns: the first one's state goes to its RAMFC
+    entry at nouveau's offsets (nv40_fifo_ramfc: DMA_PUT 0x00, DMA_GET
+    0x04, REF_CNT 0x08, INSTANCE 0x0c) when the second one runs, and the
+    first one's user area reads it back from there.  On the NV44 class the
+    entry is where nouveau's 0x2220 arithmetic puts it in VRAM, read raw
+    through BAR1."""
+    with device(board) as d:
+        a = Nv40Channel(d, NV40_VRAM, chid=0, nv44_class=nv44_class)
+        b = Nv40Channel(d, NV40_VRAM, chid=1, nv44_class=nv44_class, first=a)
+        a.submit([method(0, 0x50, 1), 0xaaaa])
+        b.submit([method(0, 0x50, 1), 0xbbbb, method(0, 0x50, 1), 0xbbbc])
+        assert d.rd32(0x003204) & 0x1f == 1, 'channel 1 is not the resident one'
+        entry = [a.ri(0x20000 + off) for off in (0x00, 0x04, 0x08, 0x0c)]
+        assert entry == [8, 8, 0xaaaa, a.push >> 4], [hex(w) for w in entry]
+        if nv44_class:
+            raw = a.vram_read(nv40_ramfc_in_vram(0), 16)
+            words = [int.from_bytes(raw[i:i + 4], 'little') for i in range(0, 16, 4)]
+            assert words == entry, [hex(w) for w in words]
+        assert (a.get(), a.ref()) == (8, 0xaaaa)
+        assert (b.get(), b.ref()) == (16, 0xbbbc)
+        assert fifo_intr(d) == 0
