@@ -396,3 +396,83 @@ def test_nv40_channel_switch_saves_to_ramfc(device, board, nv44_class):
         assert (a.get(), a.ref()) == (8, 0xaaaa)
         assert (b.get(), b.ref()) == (16, 0xbbbc)
         assert fifo_intr(d) == 0
+
+
+# ---- NV41+ GART: a pushbuffer in guest RAM through the PCIE GART ------------
+
+GART_PAGES = [0x01005000, 0x01002000]   # guest pages of GART pages 0 and 1
+NV41_PT = 0x50000                       # RAMIN offset of an NV41 page table
+NV44_PT = 0x80000                       # 512 KiB aligned, as nv44_mmu_init needs
+
+
+def nv41_gart_on(c):
+    """nv41_mmu_init, and nv41_vmm_pgt_pte's entries: (phys >> 7) | VALID,
+    one 32-bit word a 4 KiB page, in RAMIN"""
+    for i, phys in enumerate(GART_PAGES):
+        c.wi(NV41_PT + i * 4, phys >> 7 | 1)
+    c.d.wr32(0x100800, 0x00000002 | NV41_PT)
+    c.d.wr32(0x10008c, c.d.rd32(0x10008c) | 0x100)
+    c.d.wr32(0x100820, 0)
+
+
+def nv44_gart_on(c, null_page):
+    """nv44_mmu_init, and nv44_vmm_pgt_pte's packing: four 27-bit frame
+    numbers in 16 bytes, the group's last word with 0x40000000; the PT's
+    VRAM address from the size in 0x10020c and the PT's RAMIN offset"""
+    frames = [p >> 12 for p in GART_PAGES] + [null_page >> 12] * 2
+    words = [frames[0] | (frames[1] << 27) & 0xffffffff,
+             frames[1] >> 5 | (frames[2] << 22) & 0xffffffff,
+             frames[2] >> 10 | (frames[3] << 17) & 0xffffffff,
+             frames[3] >> 15 | 0x40000000]
+    for i, w in enumerate(words):
+        c.wi(NV44_PT + i * 4, w)
+    d = c.d
+    addr = d.rd32(0x10020c) - (((NV44_PT >> 19) + 1) << 19)
+    d.wr32(0x100850, 0x80000000)
+    d.wr32(0x100818, null_page)
+    d.wr32(0x100804, (512 * 1024 // 4) * 4096)
+    d.wr32(0x100850, 0x00008000)
+    d.wr32(0x10008c, d.rd32(0x10008c) | 0x200)
+    d.wr32(0x100820, 0)
+    d.wr32(0x10082c, 1)
+    d.wr32(0x100800, addr | 0x00000010)
+
+
+class GartChannel(Nv40Channel):
+    """An NV40 channel whose pushbuffer is a PCI ctxdma over GART
+    addresses 0-0x1fff: its bytes go to the guest pages GART_PAGES say."""
+    def push_object(self):
+        return self.dma_object(0x3d, 'pci', 0, len(GART_PAGES) * 0x1000 - 1)
+
+    def push_write(self, off, data):
+        while data:
+            n = min(len(data), 0x1000 - off % 0x1000)
+            self.mem_write(GART_PAGES[off // 0x1000] + off % 0x1000, data[:n])
+            off, data = off + n, data[n:]
+
+
+@pytest.mark.parametrize('board,nv44_class', NV40_BOARDS)
+def test_gart_pushbuffer_in_scattered_pages(device, board, nv44_class):
+    """A pushbuffer in two guest pages that are neither contiguous nor in
+    order, mapped by the GART page table nouveau writes (NV41's in RAMIN,
+    the NV44 class's packed one in VRAM): the pusher follows the table
+    across the page boundary, not guest RAM's order, and what sits where
+    an untranslated or contiguous fetch would read is never run."""
+    with device(board) as d:
+        c = GartChannel(d, NV40_VRAM, nv44_class=nv44_class)
+        null_page = 0x01008000
+        if nv44_class:
+            nv44_gart_on(c, null_page)
+        else:
+            nv41_gart_on(c)
+        decoy = b''.join(w.to_bytes(4, 'little') for w in [method(0, 0x50, 1), 0xbad] * 4)
+        for phys in (0x0, 0x1000, GART_PAGES[0] + 0x1000, null_page):
+            c.mem_write(phys, decoy)
+        # REF_CNT methods up to 0xff8, then one whose three values start
+        # on page 0 and end on page 1
+        words = [method(0, 0x50, 1), 0x1000] * (0xff8 // 8)
+        words += [method(0, 0x50, 3, noninc=True), 0x1111, 0x1112, 0x2222]
+        c.submit(words, settle_ns=2000000)
+        assert c.get() == c.put == 0x1008, hex(c.get())
+        assert c.ref() == 0x2222
+        assert fifo_intr(d) == 0
