@@ -15,6 +15,7 @@
 #include <string.h>
 
 typedef struct Asm {
+    CtxprogArch arch;
     GHashTable *labels;         /* name -> pc + 1 */
     unsigned line;
     GError **errp;
@@ -68,7 +69,7 @@ static bool operand_num(Asm *a, const char *s, uint64_t max, unsigned *v)
 static bool operand_flag(Asm *a, const char *s, unsigned *flag)
 {
     for (unsigned f = 0; f < 0x80; f++) {
-        const char *name = ctxprog_flag_name(f);
+        const char *name = ctxprog_flag_name(a->arch, f);
 
         if (name && !strcmp(name, s)) {
             *flag = f;
@@ -76,6 +77,16 @@ static bool operand_flag(Asm *a, const char *s, unsigned *flag)
         }
     }
     return operand_num(a, s, 0x7f, flag);
+}
+
+/* NV50's xfer areas: 1 or 2 */
+static bool operand_area(Asm *a, const char *s, unsigned *area)
+{
+    if (!operand_num(a, s, 2, area)) {
+        return false;
+    }
+    return *area ? true :
+           fail(a, CTXPROG_ERR_RANGE, "xfer areas are 1 and 2, not ", s);
 }
 
 static bool operand_state(Asm *a, const char *s, bool *state)
@@ -90,7 +101,9 @@ static bool operand_state(Asm *a, const char *s, bool *state)
 static bool operand_cmd(Asm *a, const char *s, unsigned *cmd)
 {
     for (unsigned c = 0; c < 32; c++) {
-        if (ctxprog_cmd_name(c) && !strcmp(ctxprog_cmd_name(c), s)) {
+        const char *name = ctxprog_cmd_name(a->arch, c);
+
+        if (name && !strcmp(name, s)) {
             *cmd = c;
             return true;
         }
@@ -100,17 +113,19 @@ static bool operand_cmd(Asm *a, const char *s, unsigned *cmd)
 
 static bool operand_target(Asm *a, const char *s, bool final, unsigned *pc)
 {
+    unsigned max = a->arch == CTXPROG_NV50 ? CTXPROG_NV50_MAX - 1 :
+                   CTXPROG_NV40_MAX - 1;
     gpointer v;
 
     if (!ident(s)) {
-        return operand_num(a, s, 0xff, pc);
+        return operand_num(a, s, max, pc);
     }
     if (!g_hash_table_lookup_extended(a->labels, s, NULL, &v)) {
         *pc = 0;
         return final ? fail(a, CTXPROG_ERR_LABEL, "no such label: ", s) : true;
     }
     *pc = GPOINTER_TO_UINT(v) - 1;
-    if (*pc > 0xff) {
+    if (*pc > max) {
         return fail(a, CTXPROG_ERR_RANGE, "beyond a branch's reach: ", s);
     }
     return true;
@@ -124,15 +139,19 @@ static bool insn(Asm *a, const char *mn, char **ops, unsigned n, bool final,
         const char *name;
         CtxprogOp op;
         unsigned nops;
+        bool nv50;              /* NV50's alone */
     } forms[] = {
-        { "nop", CP_OP_NOP, 0 }, { "ctx", CP_OP_CTX, 2 },
-        { "lsr", CP_OP_LSR, 1 }, { "lsr2", CP_OP_LSR2, 1 },
-        { "bra", CP_OP_BRA, 3 }, { "wait", CP_OP_WAIT, 2 },
-        { "set", CP_OP_SET, 2 }, { "cmd", CP_OP_CMD, 1 },
-        { "xfer", CP_OP_XFER, 2 }, { "reset", CP_OP_RESET, 2 },
-        { ".word", CP_OP_RAW, 1 },
+        { "nop", CP_OP_NOP, 0, false }, { "ctx", CP_OP_CTX, 2, false },
+        { "lsr", CP_OP_LSR, 1, false }, { "lsr2", CP_OP_LSR2, 1, false },
+        { "bra", CP_OP_BRA, 3, false }, { "wait", CP_OP_WAIT, 2, false },
+        { "set", CP_OP_SET, 2, false }, { "cmd", CP_OP_CMD, 1, false },
+        { "xfer", CP_OP_XFER, 2, false }, { "reset", CP_OP_RESET, 2, false },
+        { "call", CP_OP_CALL, 3, true }, { "ret", CP_OP_RET, 2, true },
+        { "ldsr", CP_OP_LDSR, 1, true }, { "seek", CP_OP_SEEK, 3, true },
+        { ".word", CP_OP_RAW, 1, false },
     };
-    CtxprogInsn in = { 0 };
+    bool nv50 = a->arch == CTXPROG_NV50;
+    CtxprogInsn in = { .arch = a->arch };
     unsigned v = 0;
     size_t f;
 
@@ -140,6 +159,9 @@ static bool insn(Asm *a, const char *mn, char **ops, unsigned n, bool final,
     }
     if (f == G_N_ELEMENTS(forms)) {
         return fail(a, CTXPROG_ERR_SYNTAX, "unknown instruction ", mn);
+    }
+    if (forms[f].nv50 && !nv50) {
+        return fail(a, CTXPROG_ERR_SYNTAX, "an NV50 instruction: ", mn);
     }
     if (n != forms[f].nops) {
         return fail(a, CTXPROG_ERR_SYNTAX, "wrong number of operands for ", mn);
@@ -155,12 +177,12 @@ static bool insn(Asm *a, const char *mn, char **ops, unsigned n, bool final,
     case CP_OP_NOP:
         break;
     case CP_OP_CTX:
-        if (!operand_num(a, ops[0], 0x40fffc, &in.reg)) {
+        if (!operand_num(a, ops[0], nv50 ? 0x43fffc : 0x40fffc, &in.reg)) {
             return false;
         }
         if (!strcmp(ops[1], "$sr")) {
             in.count = 0;
-        } else if (!operand_num(a, ops[1], 0x3f, &in.count)) {
+        } else if (!operand_num(a, ops[1], nv50 ? 0xf : 0x3f, &in.count)) {
             return false;
         } else if (!in.count) {
             return fail(a, CTXPROG_ERR_RANGE, "a count of 0 is written ", "$sr");
@@ -173,12 +195,14 @@ static bool insn(Asm *a, const char *mn, char **ops, unsigned n, bool final,
         }
         break;
     case CP_OP_BRA:
+    case CP_OP_CALL:
         if (!operand_flag(a, ops[0], &in.flag) ||
             !operand_state(a, ops[1], &in.state) ||
             !operand_target(a, ops[2], final, &in.target)) {
             return false;
         }
         break;
+    case CP_OP_RET:
     case CP_OP_WAIT:
     case CP_OP_SET:
         if (!operand_flag(a, ops[0], &in.flag) ||
@@ -192,6 +216,13 @@ static bool insn(Asm *a, const char *mn, char **ops, unsigned n, bool final,
         }
         break;
     case CP_OP_XFER:
+        if (nv50) {
+            if (!operand_area(a, ops[0], &in.area) ||
+                !operand_num(a, ops[1], 0xff, &in.imm)) {
+                return false;
+            }
+            break;
+        }
         if (!strcmp(ops[0], "main") || !strcmp(ops[0], "unk2")) {
             in.area = ops[0][0] == 'm' ? 1 : 2;
         } else if (!operand_num(a, ops[0], 7, &in.area)) {
@@ -204,6 +235,18 @@ static bool insn(Asm *a, const char *mn, char **ops, unsigned n, bool final,
     case CP_OP_RESET:
         if (!operand_num(a, ops[0], 0xf, &in.idx) ||
             !operand_num(a, ops[1], 0xffff, &in.imm)) {
+            return false;
+        }
+        break;
+    case CP_OP_LDSR:
+        if (!operand_num(a, ops[0], 0x43fffc, &in.reg)) {
+            return false;
+        }
+        break;
+    case CP_OP_SEEK:
+        if (!operand_area(a, ops[0], &in.area) ||
+            !operand_num(a, ops[1], 0xff, &in.imm) ||
+            !operand_num(a, ops[2], 0x7ff, &in.start)) {
             return false;
         }
         break;
@@ -269,9 +312,11 @@ static bool pass(Asm *a, const char *text, bool final, GArray *words)
     return true;
 }
 
-bool ctxprog_asm(const char *text, GArray *words, GError **errp)
+bool ctxprog_asm(CtxprogArch arch, const char *text, GArray *words,
+                 GError **errp)
 {
     Asm a = {
+        .arch = arch,
         .labels = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL),
         .errp = errp,
     };

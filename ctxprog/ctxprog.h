@@ -1,5 +1,5 @@
 /*
- * libctxprog: NV40-family PGRAPH context programs ("ctxprogs").
+ * libctxprog: NV40- and NV50-family PGRAPH context programs ("ctxprogs").
  *
  * A ctxprog is the microcode PGRAPH's context-switch unit (CTXCTL) runs
  * to save the outgoing channel's graphics state to its context image in
@@ -33,6 +33,24 @@
  * names flag 0x60 "idle" where nouveau has STATUS with idle 0.  Both make
  * "wait 0x60" wait for an idle engine.
  *
+ * NV50 (G80 to GT21x) has the same opcodes 0-7 and 9 with wider fields and
+ * its own numbering of flags and commands (nouveau gr/ctxnv50.c's CP_*;
+ * envytools envydis/ctx.c), and differs from opcode 8 on:
+ *
+ *   1  ctx REG, COUNT           COUNT 19:16, (REG - 0x400000) >> 2 in 15:0
+ *                               (ctxnv50.c's CP_CTX_REG says 13:0, but its
+ *                               cp_ctx masks nothing and the TP registers
+ *                               from 0x410000 on set bit 14)
+ *   4  bra/call/ret             19:18 0 bra, 1 call, 2 ret; target 16:8
+ *   8  xfer AREA, MASK          a transfer of the strands in MASK (7:0) of
+ *                               xfer area 1 or 2 (bit 19 clear or set)
+ *   a  ldsr REG                 a PGRAPH register into the scratch flags
+ *                               (0x400830); REG as ctx's, in 15:0
+ *   c  seek AREA, MASK, POS     position the transfer in strands MASK of
+ *                               AREA at POS (18:8)
+ *
+ * The programs hold 256 (NV40) and 512 (NV50) instructions.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #ifndef CTXPROG_H
@@ -56,8 +74,18 @@ typedef enum {
     CTXPROG_ERR_VERSION,    /* a version other than 0 */
 } CtxprogErrorCode;
 
-/* The most instructions an NV40 CTXCTL holds (8-bit program counter). */
+/* The most instructions a CTXCTL holds (8- and 9-bit program counter). */
 #define CTXPROG_NV40_MAX 256
+#define CTXPROG_NV50_MAX 512
+
+/* The instruction set: NV40's (NV40-NV4E, C51, MCP6x) or NV50's (G80+) */
+typedef enum {
+    CTXPROG_NV40,
+    CTXPROG_NV50,
+} CtxprogArch;
+
+/* "nv40" or "nv50"; false if neither */
+bool ctxprog_arch_parse(const char *name, CtxprogArch *arch);
 
 typedef enum {
     CP_OP_RAW,              /* no known instruction: the word as data */
@@ -71,6 +99,10 @@ typedef enum {
     CP_OP_SET,
     CP_OP_XFER,
     CP_OP_RESET,
+    CP_OP_CALL,             /* NV50 */
+    CP_OP_RET,              /* NV50 */
+    CP_OP_LDSR,             /* NV50 */
+    CP_OP_SEEK,             /* NV50 */
 } CtxprogOp;
 
 /* CTXCTL commands (opcode 6), NV40 numbering */
@@ -98,39 +130,77 @@ enum {
     CP_FLAG_TIMER = 0x69,                /* 0 once START_TIMER has run out */
 };
 
+/* CTXCTL commands of NV50 (nouveau ctxnv50.c; envytools names 8-0xb) */
+enum {
+    CP50_CMD_NEWCTX = 0x04,             /* rebind the image's DMA object */
+    CP50_CMD_NEXT_TO_SWAP = 0x05,
+    CP50_CMD_SET_CONTEXT_POINTER = 0x06,
+    CP50_CMD_SET_XFER_POINTER = 0x07,   /* $sr & 0xffff8 -> 0x40033c */
+    CP50_CMD_START_TIMER = 0x08,
+    CP50_CMD_ENABLE = 0x09,             /* 0x400040 = 0: units on */
+    CP50_CMD_HALT = 0x0a,
+    CP50_CMD_INTR = 0x0b,
+    CP50_CMD_END = 0x0c,
+    CP50_CMD_NEXT_TO_CURRENT = 0x0d,
+};
+
+/* NV50 flags: 0x00-0x1f 0x400824, 0x20-0x3f 0x400828, 0x40-0x5f 0x40082c
+ * (hardware status, RO), 0x60-0x7f 0x400830 (scratch) */
+enum {
+    CP50_FLAG_SWAP_DIRECTION = 0x00,
+    CP50_FLAG_USER_SAVE = 0x05,
+    CP50_FLAG_USER_LOAD = 0x06,
+    CP50_FLAG_XFER_SWITCH = 0x0e,
+    CP50_FLAG_STATE = 0x1c,             /* 1 running */
+    CP50_FLAG_STATUS = 0x40,            /* 1 idle */
+    CP50_FLAG_AUTO_SAVE = 0x44,
+    CP50_FLAG_AUTO_LOAD = 0x45,
+    CP50_FLAG_NEWCTX = 0x4a,            /* 1 done */
+    CP50_FLAG_XFER = 0x4b,              /* 1 busy */
+    CP50_FLAG_TIMER = 0x4c,
+    CP50_FLAG_ALWAYS = 0x4d,
+    CP50_FLAG_INTR = 0x4f,
+};
+
 typedef struct CtxprogInsn {
+    CtxprogArch arch;
     CtxprogOp op;
     uint32_t word;          /* as encoded (for CP_OP_RAW, the data) */
-    uint32_t reg;           /* ctx: first PGRAPH register (absolute) */
+    uint32_t reg;           /* ctx, ldsr: PGRAPH register (absolute) */
     unsigned count;         /* ctx: registers, 0 = from $sr */
-    uint32_t imm;           /* lsr/lsr2: value; reset: mask */
-    unsigned flag;          /* bra/wait/set */
+    uint32_t imm;           /* lsr/lsr2: value; reset, NV50 xfer, seek: mask */
+    unsigned flag;          /* bra/call/ret/wait/set */
     bool state;             /* bra: branch if set; wait: until set; set: value */
-    unsigned target;        /* bra */
+    unsigned target;        /* bra, call */
     unsigned cmd;           /* cmd */
-    unsigned area, start;   /* xfer */
+    unsigned area, start;   /* xfer, seek (NV50 areas 1 and 2) */
     unsigned idx;           /* reset */
 } CtxprogInsn;
 
-/* Decode @word; false (and insn->op == CP_OP_RAW) if it is no instruction. */
-bool ctxprog_decode(uint32_t word, CtxprogInsn *insn);
-/* Encode @insn; false if an operand does not fit (then *word is untouched) */
+/* Decode @word of @arch; false (and insn->op == CP_OP_RAW) if it is no
+ * instruction. */
+bool ctxprog_decode(CtxprogArch arch, uint32_t word, CtxprogInsn *insn);
+/* Encode @insn (of insn->arch); false if an operand does not fit (then
+ * *word is untouched) */
 bool ctxprog_encode(const CtxprogInsn *insn, uint32_t *word);
 
 /* One instruction as text, without label or comment ("ctx 0x400b00, 4") */
 void ctxprog_format(const CtxprogInsn *insn, GString *out);
-const char *ctxprog_flag_name(unsigned flag);   /* NULL if it has none */
-const char *ctxprog_cmd_name(unsigned cmd);
+/* NULL if it has none */
+const char *ctxprog_flag_name(CtxprogArch arch, unsigned flag);
+const char *ctxprog_cmd_name(CtxprogArch arch, unsigned cmd);
 
 /*
  * The listing of @n words: labels where branches land ("L1c:"), one
  * instruction a line with its address and word as a comment.  Returns the
  * number of raw (undecodable) words.
  */
-unsigned ctxprog_disasm(const uint32_t *words, size_t n, GString *out);
+unsigned ctxprog_disasm(CtxprogArch arch, const uint32_t *words, size_t n,
+                        GString *out);
 
 /* Assemble @text (the listing's syntax) into @words (guint32). */
-bool ctxprog_asm(const char *text, GArray *words, GError **errp);
+bool ctxprog_asm(CtxprogArch arch, const char *text, GArray *words,
+                 GError **errp);
 
 /* ---- the interpreter ----------------------------------------------------- */
 

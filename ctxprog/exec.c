@@ -101,7 +101,7 @@ void ctxprog_run(const uint32_t *prog, size_t n, unsigned pc,
             return;
         }
         run->steps++;
-        ctxprog_decode(prog[pc], &in);
+        ctxprog_decode(CTXPROG_NV40, prog[pc], &in);
         switch (in.op) {
         case CP_OP_NOP:
             break;
@@ -166,6 +166,10 @@ void ctxprog_run(const uint32_t *prog, size_t n, unsigned pc,
         case CP_OP_XFER:
         case CP_OP_RESET:
         case CP_OP_RAW:
+        case CP_OP_CALL:            /* NV50's: never decoded as NV40 */
+        case CP_OP_RET:
+        case CP_OP_LDSR:
+        case CP_OP_SEEK:
             skip(run, pc);
             break;
         }

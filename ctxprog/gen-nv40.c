@@ -406,7 +406,7 @@ bool ctxprog_nv40_generate(const CtxprogChip *chip, CtxprogGen *out,
     out->words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     out->vals = g_array_new(FALSE, FALSE, sizeof(CtxprogVal));
     out->image_size = g.pos * 4;
-    if (!ctxprog_asm(g.src->str, out->words, errp)) {
+    if (!ctxprog_asm(CTXPROG_NV40, g.src->str, out->words, errp)) {
         goto done;
     }
     if (out->words->len > CTXPROG_NV40_MAX) {

@@ -1,9 +1,11 @@
 /*
- * nvctxprog: NV40-family context programs.
+ * nvctxprog: NV40- and NV50-family context programs.
  *
- *   nvctxprog disasm PROGRAM           the listing (asm's input)
- *   nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin]
- *   nvctxprog info FILE                what a firmware file holds
+ *   nvctxprog disasm PROGRAM [--arch nv40|nv50]
+ *                                      the listing (asm's input)
+ *   nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin] [--arch nv40|nv50]
+ *   nvctxprog info FILE [--arch nv40|nv50]
+ *                                      what a firmware file holds
  *   nvctxprog vals FILE.ctxvals        the context values, one a line
  *   nvctxprog gen CHIPSET|all [-o DIR] [--format asm|hex]
  *                                      our program and initial values for
@@ -27,13 +29,15 @@
 #include <string.h>
 
 static const char *const usage_text =
-    "usage: nvctxprog disasm PROGRAM\n"
-    "       nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin]\n"
-    "       nvctxprog info FILE\n"
+    "usage: nvctxprog disasm PROGRAM [--arch nv40|nv50]\n"
+    "       nvctxprog asm SOURCE [-o OUT] [--format hex|nvcp|bin] "
+    "[--arch nv40|nv50]\n"
+    "       nvctxprog info FILE [--arch nv40|nv50]\n"
     "       nvctxprog vals FILE.ctxvals\n"
     "       nvctxprog gen CHIPSET|all [-o DIR] [--format asm|hex]\n"
     "       nvctxprog run PROGRAM [--as switch|save|load]\n"
     "PROGRAM: an NVCP file, a text file of words, or raw little-endian words\n"
+    "--arch: the instruction set, NV40's (default) or NV50's (G80 and later)\n"
     "CHIPSET: nv40 nv41 nv42 nv43 nv44 nv46 nv47 nv49 nv4a nv4b nv4c nv4e\n"
     "         nv63 nv67 nv68\n";
 
@@ -112,7 +116,7 @@ static int fail(const char *path, GError *err)
     return 1;
 }
 
-static int cmd_disasm(const char *path)
+static int cmd_disasm(const char *path, CtxprogArch arch)
 {
     g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_autoptr(GString) out = g_string_new(NULL);
@@ -122,27 +126,31 @@ static int cmd_disasm(const char *path)
     if (!load_program(path, words, &err)) {
         return fail(path, err);
     }
-    raw = ctxprog_disasm((uint32_t *)words->data, words->len, out);
+    raw = ctxprog_disasm(arch, (uint32_t *)words->data, words->len, out);
     g_string_append_printf(out, "; %u words, %u unknown\n", words->len, raw);
     fputs(out->str, stdout);
     return 0;
 }
 
-static int cmd_asm(const char *path, const char *out_path, const char *format)
+static int cmd_asm(const char *path, const char *out_path, const char *format,
+                   CtxprogArch arch)
 {
+    unsigned max = arch == CTXPROG_NV50 ? CTXPROG_NV50_MAX : CTXPROG_NV40_MAX;
+
     g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_autoptr(GByteArray) bytes = NULL;
     g_autofree gchar *text = NULL;
     GError *err = NULL;
 
     if (!g_file_get_contents(path, &text, NULL, &err) ||
-        !ctxprog_asm(text, words, &err)) {
+        !ctxprog_asm(arch, text, words, &err)) {
         return fail(path, err);
     }
     if (!strcmp(format, "nvcp")) {
-        if (words->len > CTXPROG_NV40_MAX) {
-            fprintf(stderr, "nvctxprog: %s: %u instructions, an NV40 CTXCTL "
-                    "holds %u\n", path, words->len, CTXPROG_NV40_MAX);
+        if (words->len > max) {
+            fprintf(stderr, "nvctxprog: %s: %u instructions, an %s CTXCTL "
+                    "holds %u\n", path, words->len,
+                    arch == CTXPROG_NV50 ? "NV50" : "NV40", max);
             return 1;
         }
         bytes = ctxprog_nvcp_write((uint32_t *)words->data, words->len);
@@ -173,7 +181,7 @@ static int cmd_asm(const char *path, const char *out_path, const char *format)
     return 0;
 }
 
-static int cmd_info(const char *path, bool list_vals)
+static int cmd_info(const char *path, bool list_vals, CtxprogArch arch)
 {
     g_autofree gchar *data = NULL;
     GError *err = NULL;
@@ -210,15 +218,17 @@ static int cmd_info(const char *path, bool list_vals)
     if (len >= 4 && !memcmp(data, "NVCP", 4)) {
         g_autoptr(GArray) words = g_array_new(FALSE, FALSE, sizeof(uint32_t));
         g_autoptr(GString) out = g_string_new(NULL);
+        unsigned max = arch == CTXPROG_NV50 ? CTXPROG_NV50_MAX :
+                       CTXPROG_NV40_MAX;
         unsigned raw;
 
         if (!ctxprog_nvcp_read((const uint8_t *)data, len, words, &err)) {
             return fail(path, err);
         }
-        raw = ctxprog_disasm((uint32_t *)words->data, words->len, out);
-        printf("%s: ctxprog (NVCP v0), %u instructions, %u unknown%s\n", path,
-               words->len, raw, words->len > CTXPROG_NV40_MAX ?
-               ", more than an NV40 CTXCTL holds" : "");
+        raw = ctxprog_disasm(arch, (uint32_t *)words->data, words->len, out);
+        printf("%s: ctxprog (NVCP v0), %u instructions, %u unknown to %s%s\n",
+               path, words->len, raw, arch == CTXPROG_NV50 ? "NV50" : "NV40",
+               words->len > max ? ", more than its CTXCTL holds" : "");
         return 0;
     }
     fprintf(stderr, "nvctxprog: %s: neither an NVCP nor an NVCV file\n", path);
@@ -392,6 +402,8 @@ int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
     const char *file = NULL, *out = NULL, *format = NULL, *as = NULL;
+    const char *arch_name = NULL;
+    CtxprogArch arch = CTXPROG_NV40;
 
     if (!cmd) {
         return usage(stderr, 2);
@@ -409,6 +421,8 @@ int main(int argc, char **argv)
             format = argv[++i];
         } else if (!strcmp(argv[i], "--as") && i + 1 < argc) {
             as = argv[++i];
+        } else if (!strcmp(argv[i], "--arch") && i + 1 < argc) {
+            arch_name = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "nvctxprog: unknown option %s\n", argv[i]);
             return usage(stderr, 2);
@@ -429,16 +443,26 @@ int main(int argc, char **argv)
         fprintf(stderr, "nvctxprog: --as is run's\n");
         return 2;
     }
+    if (arch_name && strcmp(cmd, "disasm") && strcmp(cmd, "asm") &&
+        strcmp(cmd, "info")) {
+        fprintf(stderr, "nvctxprog: --arch is disasm's, asm's and info's\n");
+        return 2;
+    }
+    if (arch_name && !ctxprog_arch_parse(arch_name, &arch)) {
+        fprintf(stderr, "nvctxprog: no instruction set %s (nv40, nv50)\n",
+                arch_name);
+        return 2;
+    }
     if (!strcmp(cmd, "disasm")) {
-        return cmd_disasm(file);
+        return cmd_disasm(file, arch);
     } else if (!strcmp(cmd, "asm")) {
-        return cmd_asm(file, out, format ? format : "hex");
+        return cmd_asm(file, out, format ? format : "hex", arch);
     } else if (!strcmp(cmd, "gen")) {
         return cmd_gen(file, out, format ? format : "asm");
     } else if (!strcmp(cmd, "info")) {
-        return cmd_info(file, false);
+        return cmd_info(file, false, arch);
     } else if (!strcmp(cmd, "vals")) {
-        return cmd_info(file, true);
+        return cmd_info(file, true, arch);
     } else if (!strcmp(cmd, "run")) {
         return cmd_run(file, as ? as : "switch");
     }

@@ -213,3 +213,27 @@ def test_nouveau_uploads_what_gen_makes(boot_board, chipset):
     b = boot_board(BOARDS[chipset])
     ours = [int(w, 16) for w in nvctxprog('gen', chipset, '--format', 'hex').split()]
     assert uploads(b) == ours
+
+
+def test_nv50_instruction_set_through_the_tool(built, tmp_path):
+    """`nvctxprog disasm/asm --arch nv50`: words nouveau's NV50 generator
+    emits (ctxnv50.c: cp_bra(AUTO_SAVE, PENDING, ..), CP_NEWCTX,
+    cp_wait(NEWCTX, BUSY), CP_SEEK_1, CP_XFER_1, CP_END) are named as
+    nouveau names them and assemble back; as NV40 words they mean other
+    things; an unknown instruction set is refused."""
+    words = [0x00400244, 0x00600004, 0x0050004a, 0x00c000ff, 0x008000ff,
+             0x0060000c]
+    raw = tmp_path / 'nv50.hex'
+    raw.write_text(''.join(f'0x{w:08x}\n' for w in words))
+    text = nvctxprog('disasm', str(raw), '--arch', 'nv50')
+    for want in ('L02:\n\twait newctx, clear', 'bra auto_save, set, L02', 'cmd newctx',
+                 'seek 1, 0xff, 0x000', 'xfer 1, 0xff', 'cmd end', '6 words, 0 unknown'):
+        assert want in text, text
+    src = tmp_path / 'nv50.s'
+    src.write_text(text)
+    assert [int(w, 16) for w in nvctxprog('asm', str(src), '--arch', 'nv50').split()] == words
+    as_nv40 = nvctxprog('disasm', str(raw))
+    assert 'cmd clear_reset' in as_nv40 and '1 unknown' in as_nv40, as_nv40
+    r = subprocess.run([os.path.join(build.tools_dir(), 'nvctxprog'), 'disasm', str(raw),
+                        '--arch', 'nv60'], capture_output=True, text=True)
+    assert r.returncode == 2 and 'no instruction set nv60 (nv40, nv50)' in r.stderr

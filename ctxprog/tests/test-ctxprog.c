@@ -1,22 +1,29 @@
 /*
  * libctxprog unit tests.  Oracles: the encodings nouveau's generator
- * emits (ctxnv40.h CP_* macros), the program nouveau 6.1 uploads on NV43
- * (tests/nv43-nouveau.hex, from a boot's register trace) and the file
- * layout its 2009 loader read.
+ * emits (ctxnv40.h's emitters over ctxnv40.c's and ctxnv50.c's CP_*
+ * constants), the program nouveau 6.1 uploads on NV43
+ * (tests/nv43-nouveau.hex, from a boot's register trace), the skeleton of
+ * nouveau's NV50 program (nv50_grctx_generate) and the file layout its
+ * 2009 loader read.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 #include "ctxprog.h"
 #include <string.h>
 
-static GArray *words_of(const char *text)
+static GArray *words_of_arch(CtxprogArch arch, const char *text)
 {
     GArray *w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     g_autoptr(GError) err = NULL;
 
-    g_assert_true(ctxprog_asm(text, w, &err));
+    g_assert_true(ctxprog_asm(arch, text, w, &err));
     g_assert_no_error(err);
     return w;
+}
+
+static GArray *words_of(const char *text)
+{
+    return words_of_arch(CTXPROG_NV40, text);
 }
 
 static GArray *fixture(const char *name)
@@ -74,7 +81,7 @@ static void test_nouveau_encodings(void)
 
         g_assert_cmpuint(w->len, ==, 1);
         g_assert_cmphex(g_array_index(w, uint32_t, 0), ==, cases[i].word);
-        ctxprog_decode(cases[i].word, &in);
+        ctxprog_decode(CTXPROG_NV40, cases[i].word, &in);
         ctxprog_format(&in, back);
         g_assert_cmpstr(back->str, ==, cases[i].text);
     }
@@ -89,7 +96,7 @@ static void test_decode_encode_every_word(void)
         CtxprogInsn in;
         uint32_t back = ~w;
 
-        if (!ctxprog_decode(w, &in)) {
+        if (!ctxprog_decode(CTXPROG_NV40, w, &in)) {
             g_assert_cmpint(in.op, ==, CP_OP_RAW);
             continue;
         }
@@ -116,7 +123,7 @@ static void test_text_round_trip(void)
         g_array_append_val(w, v);
     }
     /* branches must land inside: targets are made labels */
-    ctxprog_disasm((uint32_t *)w->data, w->len, text);
+    ctxprog_disasm(CTXPROG_NV40, (uint32_t *)w->data, w->len, text);
     back = words_of(text->str);
     g_assert_cmpuint(back->len, ==, w->len);
     g_assert_cmpmem(back->data, back->len * 4, w->data, w->len * 4);
@@ -130,7 +137,7 @@ static void test_nouveau_nv43_program(void)
     unsigned raw;
 
     g_assert_cmpuint(w->len, ==, 97);           /* accel.md: NV43 97 words */
-    raw = ctxprog_disasm((uint32_t *)w->data, w->len, text);
+    raw = ctxprog_disasm(CTXPROG_NV40, (uint32_t *)w->data, w->len, text);
     g_assert_cmpuint(raw, ==, 1);               /* 0x01940000 */
     g_assert_nonnull(strstr(text->str, "cmd end"));
     g_assert_nonnull(strstr(text->str, ".word 0x01940000"));
@@ -159,7 +166,7 @@ static void test_asm_errors(void)
         g_autoptr(GArray) w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
         g_autoptr(GError) err = NULL;
 
-        g_assert_false(ctxprog_asm(cases[i].text, w, &err));
+        g_assert_false(ctxprog_asm(CTXPROG_NV40, cases[i].text, w, &err));
         g_assert_error(err, CTXPROG_ERROR, cases[i].code);
         g_assert_cmpstr(err->message, ==, cases[i].says);
     }
@@ -381,9 +388,10 @@ static void test_gen_every_chipset(void)
         g_test_message("%s", chips[c].name);
         g_assert_true(ctxprog_nv40_generate(&chips[c], &gen, NULL));
         g_assert_cmpuint(gen.words->len, <=, CTXPROG_NV40_MAX);
-        g_assert_cmpuint(ctxprog_disasm((uint32_t *)gen.words->data,
+        g_assert_cmpuint(ctxprog_disasm(CTXPROG_NV40,
+                                        (uint32_t *)gen.words->data,
                                         gen.words->len, text), ==, 1);
-        g_assert_true(ctxprog_asm(text->str, again, NULL));
+        g_assert_true(ctxprog_asm(CTXPROG_NV40, text->str, again, NULL));
         g_assert_cmpmem(again->data, again->len * 4, gen.words->data,
                         gen.words->len * 4);
 
@@ -425,6 +433,237 @@ static void test_gen_every_chipset(void)
     }
 }
 
+/* ---- NV50 ---------------------------------------------------------- */
+
+/* nouveau's emitters (ctxnv40.h) over ctxnv50.c's constants */
+#define N50_CTX(reg, n)     (0x00100000 | (n) << 16 | ((reg) - 0x400000) >> 2)
+#define N50_BRA(mod, flag, set, ip) \
+    (0x00400000 | (mod) << 18 | (ip) << 8 | (flag) | ((set) ? 0 : 0x80))
+#define N50_WAIT(flag, set) (0x00500000 | (flag) | ((set) ? 0x80 : 0))
+#define N50_SET(flag, set)  (0x00700000 | (flag) | ((set) ? 0x80 : 0))
+#define N50_LSR(v)          (0x00200000 | (v))
+
+static void test_nv50_nouveau_encodings(void)
+{
+    static const struct {
+        const char *text;
+        uint32_t word;
+    } cases[] = {
+        { "cmd newctx", 0x00600004 },               /* CP_NEWCTX */
+        { "cmd next_to_swap", 0x00600005 },
+        { "cmd set_context_pointer", 0x00600006 },
+        { "cmd set_xfer_pointer", 0x00600007 },
+        { "cmd enable", 0x00600009 },
+        { "cmd end", 0x0060000c },
+        { "cmd next_to_current", 0x0060000d },
+        { "reset 0, 0xffff", 0x0090ffff },          /* CP_DISABLE1 */
+        { "reset 1, 0xffff", 0x0091ffff },          /* CP_DISABLE2 */
+        { "xfer 1, 0xff", 0x008000ff },             /* CP_XFER_1 */
+        { "xfer 2, 0xff", 0x008800ff },             /* CP_XFER_2 */
+        { "seek 1, 0xff, 0x000", 0x00c000ff },      /* CP_SEEK_1 */
+        { "seek 2, 0xff, 0x000", 0x00c800ff },      /* CP_SEEK_2 */
+        /* cp_ctx(0x400828, 1): the count from bit 16 */
+        { "ctx 0x400828, 1", N50_CTX(0x400828, 1) },
+        /* cp_ctx(0x400834, 0x32): more than 0xf goes through $sr */
+        { "ctx 0x400834, $sr", N50_CTX(0x400834, 0) },
+        /* a TP's registers (base 0x408000 + (8 << 12) + 0x300): bit 14 */
+        { "ctx 0x410300, 4", N50_CTX(0x410300, 4) },
+        { "lsr 0x00032", N50_LSR(0x32) },
+        /* cp_bra, cp_cal, cp_ret: mod 0, 1, 2 in 19:18, a 9-bit target */
+        { "bra auto_save, set, 0x123", N50_BRA(0, 0x44, 1, 0x123) },
+        { "bra user_load, set, 0x1ff", N50_BRA(0, 0x06, 1, 0x1ff) },
+        { "bra swap_direction, clear, 0x10", N50_BRA(0, 0x00, 0, 0x10) },
+        { "call always, set, 0x1a", N50_BRA(1, 0x4d, 1, 0x1a) },
+        { "ret always, set", N50_BRA(2, 0x4d, 1, 0) },
+        { "wait newctx, clear", N50_WAIT(0x4a, 0) },    /* NEWCTX BUSY */
+        { "wait xfer, clear", N50_WAIT(0x4b, 0) },      /* XFER IDLE */
+        { "wait intr, set", N50_WAIT(0x4f, 1) },        /* INTR PENDING */
+        { "wait status, clear", N50_WAIT(0x40, 0) },    /* STATUS BUSY */
+        { "set state, set", N50_SET(0x1c, 1) },         /* STATE RUNNING */
+        { "set xfer_switch, clear", N50_SET(0x0e, 0) },
+        { "set 0x1d, set", N50_SET(0x1d, 1) },          /* UNK1D */
+        /* envytools' ldsr: a PGRAPH register into the scratch flags */
+        { "ldsr 0x400b00", 0x00a002c0 },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GArray) w = words_of_arch(CTXPROG_NV50, cases[i].text);
+        g_autoptr(GString) back = g_string_new(NULL);
+        CtxprogInsn in;
+
+        g_test_message("%s", cases[i].text);
+        g_assert_cmpuint(w->len, ==, 1);
+        g_assert_cmphex(g_array_index(w, uint32_t, 0), ==, cases[i].word);
+        g_assert_true(ctxprog_decode(CTXPROG_NV50, cases[i].word, &in));
+        ctxprog_format(&in, back);
+        g_assert_cmpstr(back->str, ==, cases[i].text);
+    }
+}
+
+/* The same words mean other things to the two sets */
+static void test_nv50_differs_from_nv40(void)
+{
+    static const struct {
+        uint32_t word;
+        const char *nv40, *nv50;
+    } cases[] = {
+        { 0x0060000c, "cmd clear_reset", "cmd end" },
+        { 0x0060000e, "cmd end", "cmd 0x0e" },
+        { 0x001440c0, "ctx 0x400300, 17", "ctx 0x410300, 4" },
+        { 0x00412344, ".word 0x00412344", "bra auto_save, set, 0x123" },
+        { 0x0044004d, ".word 0x0044004d", "call always, set, 0x00" },
+        { 0x008800ff, ".word 0x008800ff", "xfer 2, 0xff" },
+        { 0x008003f9, "xfer main, 127", ".word 0x008003f9" },
+        { 0x00a002c0, ".word 0x00a002c0", "ldsr 0x400b00" },
+        { 0x00500060, "wait status, clear", "wait 0x60, clear" },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        const char *want[] = { cases[i].nv40, cases[i].nv50 };
+
+        for (CtxprogArch a = CTXPROG_NV40; a <= CTXPROG_NV50; a++) {
+            g_autoptr(GString) text = g_string_new(NULL);
+            CtxprogInsn in;
+
+            ctxprog_decode(a, cases[i].word, &in);
+            ctxprog_format(&in, text);
+            g_assert_cmpstr(text->str, ==, want[a]);
+        }
+    }
+}
+
+static void test_nv50_decode_encode_every_word(void)
+{
+    unsigned known = 0;
+
+    for (uint32_t w = 0; w < (1u << 24); w++) {
+        CtxprogInsn in;
+        uint32_t back = ~w;
+
+        if (!ctxprog_decode(CTXPROG_NV50, w, &in)) {
+            g_assert_cmpint(in.op, ==, CP_OP_RAW);
+            continue;
+        }
+        known++;
+        g_assert_true(ctxprog_encode(&in, &back));
+        if (back != w) {
+            g_error("0x%06x decodes to op %d, encodes to 0x%06x", w, in.op, back);
+        }
+    }
+    /* opcodes 1, 2, 3, 9, 0xc whole; 0xa 1/16; 4 (3/8 of 1/2) ... */
+    g_assert_cmpuint(known, >, 5u << 20);
+}
+
+/*
+ * nouveau's NV50 program skeleton (nv50_grctx_generate) without its
+ * register and strand lists, emitted with nouveau's formulas: no word is
+ * unknown, its listing names the flags and commands as nouveau does, and
+ * the listing assembles back to the same words (forward labels included).
+ */
+enum { L_CHECK_LOAD, L_AUTO_LOAD, L_LOAD, L_SAVE, L_SWAP, L_PREPARE, L_EXIT };
+
+static void test_nv50_nouveau_skeleton(void)
+{
+    /* where the labels land, counted from the emission below */
+    static const unsigned at[] = {
+        [L_CHECK_LOAD] = 4, [L_AUTO_LOAD] = 7, [L_LOAD] = 12, [L_SAVE] = 18,
+        [L_SWAP] = 24, [L_PREPARE] = 39, [L_EXIT] = 44,
+    };
+    const uint32_t prog[] = {
+        N50_SET(0x1c, 1), N50_SET(0x0e, 1),                 /* 0 */
+        N50_BRA(0, 0x44, 1, at[L_SAVE]), N50_BRA(0, 0x05, 1, at[L_SAVE]),
+        /* cp_check_load: 4 */
+        N50_BRA(0, 0x45, 1, at[L_AUTO_LOAD]), N50_BRA(0, 0x06, 1, at[L_LOAD]),
+        N50_BRA(0, 0x4d, 1, at[L_PREPARE]),
+        /* cp_setup_auto_load: 7 */
+        0x0090ffff, 0x0091ffff, 0x00600009, 0x00600005, N50_SET(0x01, 1),
+        /* cp_setup_load: 12 */
+        0x00600004, N50_WAIT(0x4a, 0), N50_SET(0x1d, 0), N50_SET(0x00, 0),
+        N50_BRA(0, 0x0b, 1, at[L_PREPARE]), N50_BRA(0, 0x4d, 1, at[L_SWAP]),
+        /* cp_setup_save: 18 */
+        N50_SET(0x1d, 1), N50_WAIT(0x40, 0), N50_WAIT(0x4f, 1),
+        N50_BRA(0, 0x40, 0, at[L_SAVE]), N50_SET(0x01, 1), N50_SET(0x00, 1),
+        /* cp_swap_state: 24 */
+        N50_SET(0x03, 1), N50_LSR(0x00004 / 4), 0x00600006,
+        N50_CTX(0x400828, 1), N50_LSR(0x00100 / 4), 0x00600006,
+        /* (the MMIO list, xfer1, xfer2) */
+        N50_BRA(0, 0x00, 1, at[L_CHECK_LOAD]),              /* 30 */
+        /* cp_lsr(ctxvals_base: where the MMIO list left the image) */
+        N50_SET(0x20, 1), N50_SET(0x00, 1), N50_LSR(0x100), 0x00600007,
+        N50_LSR(4), 0x00c000ff, 0x008000ff, N50_WAIT(0x4b, 0),
+        /* cp_prepare_exit: 39 */
+        N50_SET(0x01, 0), N50_SET(0x03, 0), N50_SET(0x1d, 0),
+        N50_BRA(0, 0x05, 1, at[L_EXIT]), 0x0060000d,
+        /* cp_exit: 44 */
+        N50_SET(0x05, 0), N50_SET(0x06, 0), N50_SET(0x0e, 0), N50_SET(0x1c, 0),
+        0x0060000c,
+    };
+    static const char *const lines[] = {
+        "L12:\n\tset 0x1d, set",
+        "\tbra auto_save, set, L12",
+        "L04:\n\tbra auto_load, set, L07",
+        "\tcmd newctx",
+        "\twait newctx, clear",
+        "\tbra status, clear, L12",
+        "\tcmd set_xfer_pointer",
+        "\tseek 1, 0xff, 0x000",
+        "\txfer 1, 0xff",
+        "\tbra user_save, set, L2c",
+        "L2c:\n\tset user_save, clear",
+        "\tcmd end",
+    };
+    g_autoptr(GString) text = g_string_new(NULL);
+    g_autoptr(GArray) back = NULL;
+
+    g_assert_cmpuint(ctxprog_disasm(CTXPROG_NV50, prog, G_N_ELEMENTS(prog),
+                                    text), ==, 0);
+    for (size_t i = 0; i < G_N_ELEMENTS(lines); i++) {
+        if (!strstr(text->str, lines[i])) {
+            g_error("no \"%s\" in\n%s", lines[i], text->str);
+        }
+    }
+    back = words_of_arch(CTXPROG_NV50, text->str);
+    g_assert_cmpmem(back->data, back->len * 4, prog, sizeof(prog));
+}
+
+static void test_nv50_asm_errors(void)
+{
+    static const struct {
+        CtxprogArch arch;
+        const char *text;
+        int code;
+        const char *says;
+    } cases[] = {
+        { CTXPROG_NV40, "call always, set, 0", CTXPROG_ERR_SYNTAX,
+          "line 1: an NV50 instruction: call" },
+        { CTXPROG_NV40, "ldsr 0x400b00", CTXPROG_ERR_SYNTAX,
+          "line 1: an NV50 instruction: ldsr" },
+        { CTXPROG_NV50, "ctx 0x400000, 16", CTXPROG_ERR_RANGE,
+          "line 1: out of range: 16" },
+        { CTXPROG_NV50, "bra always, set, 0x200", CTXPROG_ERR_RANGE,
+          "line 1: out of range: 0x200" },
+        { CTXPROG_NV50, "xfer 0, 0xff", CTXPROG_ERR_RANGE,
+          "line 1: xfer areas are 1 and 2, not 0" },
+        { CTXPROG_NV50, "xfer main, 0", CTXPROG_ERR_SYNTAX,
+          "line 1: not a number: main" },
+        { CTXPROG_NV50, "seek 1, 0xff, 0x800", CTXPROG_ERR_RANGE,
+          "line 1: out of range: 0x800" },
+        { CTXPROG_NV50, "ret always, set, 0", CTXPROG_ERR_SYNTAX,
+          "line 1: wrong number of operands for ret" },
+        { CTXPROG_NV50, "wait state3d, set", CTXPROG_ERR_SYNTAX,
+          "line 1: not a number: state3d" },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autoptr(GArray) w = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+        g_autoptr(GError) err = NULL;
+
+        g_assert_false(ctxprog_asm(cases[i].arch, cases[i].text, w, &err));
+        g_assert_error(err, CTXPROG_ERROR, cases[i].code);
+        g_assert_cmpstr(err->message, ==, cases[i].says);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -439,5 +678,13 @@ int main(int argc, char **argv)
     g_test_add_func("/ctxprog/run-bounded", test_run_bounded);
     g_test_add_func("/ctxprog/gen-nv43-is-nouveaus", test_gen_nv43_is_nouveaus);
     g_test_add_func("/ctxprog/gen-every-chipset", test_gen_every_chipset);
+    g_test_add_func("/ctxprog/nv50-nouveau-encodings",
+                    test_nv50_nouveau_encodings);
+    g_test_add_func("/ctxprog/nv50-differs-from-nv40",
+                    test_nv50_differs_from_nv40);
+    g_test_add_func("/ctxprog/nv50-decode-encode-every-word",
+                    test_nv50_decode_encode_every_word);
+    g_test_add_func("/ctxprog/nv50-nouveau-skeleton", test_nv50_nouveau_skeleton);
+    g_test_add_func("/ctxprog/nv50-asm-errors", test_nv50_asm_errors);
     return g_test_run();
 }
