@@ -476,3 +476,34 @@ def test_gart_pushbuffer_in_scattered_pages(device, board, nv44_class):
         assert c.get() == c.put == 0x1008, hex(c.get())
         assert c.ref() == 0x2222
         assert fifo_intr(d) == 0
+
+
+@pytest.mark.parametrize('board,nv44_class', NV40_BOARDS)
+def test_m2mf_copies_from_scattered_gart_pages(device, board, nv44_class):
+    """A buffer move as nouveau makes one on NV4x (nv04_bo_move_m2mf: M2MF
+    from a PCI ctxdma over the GART to VRAM): four lines of 0x800 bytes
+    from GART 0-0x1fff land in VRAM in GART order, the two scattered
+    guest pages joined, and nothing of the page that follows the first in
+    guest RAM."""
+    rng = random.Random(2026)
+    with device(board) as d:
+        c = Nv40Channel(d, NV40_VRAM, nv44_class=nv44_class)
+        if nv44_class:
+            nv44_gart_on(c, 0x01008000)
+        else:
+            nv41_gart_on(c)
+        pages = [rng.randbytes(0x1000) for _ in GART_PAGES]
+        for phys, data in zip(GART_PAGES, pages):
+            c.mem_write(phys, data)
+        c.mem_write(GART_PAGES[0] + 0x1000, b'\xbd' * 0x1000)    # a decoy
+        m2mf = c.gr_object(0x39)
+        c.ramht_insert(0xbeef0039, m2mf)
+        c.ramht_insert(0x80000005, c.dma_object(0x3d, 'pci', 0, 0x1fff))
+        c.ramht_insert(0x80000002, c.vram)
+        c.submit([method(1, 0, 1), 0xbeef0039,
+                  method(1, 0x184, 2), 0x80000005, 0x80000002,
+                  method(1, 0x30c, 8), 0, 0x600000, 0x800, 0x800, 0x800, 4, 0x101, 0,
+                  method(0, 0x50, 1), 0x39], settle_ns=2000000)
+        assert c.ref() == 0x39 and c.get() == c.put
+        assert d.rd32(0x400100) == 0 and fifo_intr(d) == 0
+        assert c.vram_read(0x600000, 0x2000) == b''.join(pages)
