@@ -166,9 +166,10 @@ class Nv40Channel(Channel):
     """Channel @chid of the NV40-generation PFIFO (nv4x boards), as
     nouveau 6.1 sets one up (fifo/nv40.c, dmanv40.c, instmem/nv40.c):
     128-byte RAMFC entries at RAMIN 0x20000, which PFIFO's 0x2220 names
-    in 64 KiB units of RAMIN on NV40-NV43/NV45/NV47-NV49 and as a VRAM
-    address on the NV44 class (@nv44_class: RAMIN is the last 512 KiB of
-    VRAM there); the user area 4 KiB a channel at 0xc00000; the RAMHT
+    in 64 KiB units of RAMIN on NV40-NV43, NV45, NV47-NV49 and NV4B
+    (nouveau writes 0x2230 = 1 first on NV47, NV49 and NV4B; not done
+    here) and as a VRAM address on the NV44 class (@nv44_class: RAMIN is
+    the last 512 KiB of VRAM there); the user area 4 KiB a channel at 0xc00000; the RAMHT
     context with the channel at bit 23 and the engine at bit 20, no
     valid bit.  The pushbuffer is in VRAM (a PCI ctxdma goes through the
     GART from NV41 on)."""
